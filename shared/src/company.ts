@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** Company ids travel in the `X-Company-Id` header: printable ASCII without spaces, bounded. */
+export const COMPANY_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+export const companyIdSchema = z.string().regex(COMPANY_ID_PATTERN, 'is not a company id');
+
+export const companySchema = z.object({
+  id: companyIdSchema,
+  name: z.string().min(1).max(200),
+  parent_id: companyIdSchema.nullable(),
+});
+export type Company = z.infer<typeof companySchema>;
+
+/** A company tree as a flat list: exactly one root (`parent_id: null`), every other parent present. */
+export const companyTreeSchema = z
+  .array(companySchema)
+  .min(1)
+  .superRefine((companies, ctx) => {
+    const ids = new Set(companies.map((c) => c.id));
+    if (ids.size !== companies.length)
+      ctx.addIssue({ code: 'custom', message: 'company ids must be unique' });
+    const roots = companies.filter((c) => c.parent_id === null);
+    if (roots.length !== 1)
+      ctx.addIssue({ code: 'custom', message: 'exactly one company must have parent_id null' });
+    for (const c of companies) {
+      if (c.parent_id !== null && !ids.has(c.parent_id)) {
+        ctx.addIssue({ code: 'custom', message: `parent ${c.parent_id} of ${c.id} is not in the list` });
+      }
+    }
+  });
+
+/** The ids of `rootId` and all its direct and indirect descendants. */
+export function subtreeIds(companies: readonly Company[], rootId: string): Set<string> {
+  const children = new Map<string, string[]>();
+  for (const c of companies) {
+    if (c.parent_id === null) continue;
+    const list = children.get(c.parent_id) ?? [];
+    list.push(c.id);
+    children.set(c.parent_id, list);
+  }
+  const found = new Set<string>();
+  const stack = companies.some((c) => c.id === rootId) ? [rootId] : [];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (found.has(id)) continue;
+    found.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return found;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { isDateTime, LIMIT_DEFAULT, listQuerySchema } from './list-query.ts';
+
+describe('isDateTime', () => {
+  it.each(['2026-01-31T23:59:59', '2024-02-29T00:00:00', '1999-12-31T12:30:00'])(
+    'accepts the real date-time %s',
+    (value) => {
+      expect(isDateTime(value)).toBe(true);
+    },
+  );
+
+  it.each([
+    '2026-02-30T00:00:00',
+    '2025-02-29T00:00:00',
+    '2026-13-01T00:00:00',
+    '2026-01-01T24:00:00',
+    '2026-01-01T00:60:00',
+    '2026-01-01T00:00:60',
+    '2026-01-01',
+    '2026-01-01T00:00:00Z',
+    '2026-01-01T00:00:00.000',
+    '2026-01-01 00:00:00',
+    ' 2026-01-01T00:00:00',
+    '2026-01-01T00:00:00\n',
+  ])('refuses %j', (value) => {
+    expect(isDateTime(value)).toBe(false);
+  });
+});
+
+describe('listQuerySchema', () => {
+  it(`defaults limit to ${LIMIT_DEFAULT}`, () => {
+    expect(listQuerySchema.parse({})).toEqual({ limit: LIMIT_DEFAULT });
+  });
+
+  it.each(['1', '100', '050'])('accepts limit %s', (limit) => {
+    expect(listQuerySchema.parse({ limit }).limit).toBe(Number(limit));
+  });
+
+  it.each(['0', '101', '-1', '1.5', '1e2', '', 'abc', '9999', ' 5'])('refuses limit %j', (limit) => {
+    expect(listQuerySchema.safeParse({ limit }).success).toBe(false);
+  });
+
+  it.each(['completed', 'COMPLETED ', 'A'.repeat(33), 'COMPLETED\u0000', ''])(
+    'refuses status %j',
+    (status) => {
+      expect(listQuerySchema.safeParse({ status }).success).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * Every error code either server speaks. The BFF's codes are those of DESIGN.md; the sandbox adds its own
+ * (`invalid_cursor`, `gone`, …) because it is an upstream with its own vocabulary.
+ */
+export const ERROR_CODES = [
+  'invalid_parameter',
+  'invalid_cursor',
+  'cursor_mismatch',
+  'forbidden_company',
+  'unauthenticated',
+  'invalid_credentials',
+  'csrf_required',
+  'rate_limited',
+  'gone',
+  'not_found',
+  'method_not_allowed',
+  'internal_error',
+  'service_unavailable',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'upstream_rejected_credentials',
+  'upstream_bad_response',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** RFC 9457 problem details, plus the machine-readable `code`. */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int().min(400).max(599),
+  detail: z.string(),
+  code: z.enum(ERROR_CODES),
+});
+export type Problem = z.infer<typeof problemSchema>;
+
+const TITLES: Record<ErrorCode, string> = {
+  invalid_parameter: 'Invalid parameter',
+  invalid_cursor: 'Invalid cursor',
+  cursor_mismatch: 'Cursor does not match the filters',
+  forbidden_company: 'Company not allowed',
+  unauthenticated: 'Sign-in required',
+  invalid_credentials: 'Wrong username or password',
+  csrf_required: 'Anti-forgery header missing',
+  rate_limited: 'Too many requests',
+  gone: 'Gone',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  internal_error: 'Internal error',
+  service_unavailable: 'Service unavailable',
+  upstream_unavailable: 'Payments service unavailable',
+  upstream_timeout: 'Payments service timed out',
+  upstream_rejected_credentials: 'Payments service rejected our credentials',
+  upstream_bad_response: 'Payments service sent a bad response',
+};
+
+export function problemTitle(code: ErrorCode): string {
+  return TITLES[code];
+}
+
+/** Builds a problem body; extra members (such as `errors`) are allowed by RFC 9457. */
+export function problem(
+  code: ErrorCode,
+  status: number,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): Problem {
+  return {
+    type: `urn:payments-dashboard:problem:${code}`,
+    title: TITLES[code],
+    status,
+    detail,
+    code,
+    ...extra,
+  };
+}
