@@ -1,0 +1,129 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { decodeBase64url } from './base64url.ts';
+import { deriveKey } from './keys.ts';
+
+export interface SessionClaims {
+  sub: string;
+  sid: string;
+  /** Issued at, seconds since the epoch. */
+  iat: number;
+  /** Expires at, seconds since the epoch. */
+  exp: number;
+}
+
+export interface SessionSealer {
+  /** A fresh session (new id, new IV) for the user: sign-in always rotates the cookie. */
+  seal(username: string): { value: string; claims: SessionClaims };
+  /** The claims of a valid, current session; null for anything else. Never throws. */
+  open(value: string): SessionClaims | null;
+}
+
+/** With HTTPS the `__Host-` prefix pins the cookie to this host, path `/`, Secure; browsers refuse it on http. */
+export const SESSION_COOKIE = '__Host-session';
+const PLAIN_HTTP_SESSION_COOKIE = 'session';
+
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SESSION_COOKIE : PLAIN_HTTP_SESSION_COOKIE;
+}
+
+/** Attributes for the session cookie, shaped for Hono's `setCookie`. */
+export function sessionCookieOptions(secure: boolean, maxAgeSeconds: number) {
+  return {
+    httpOnly: true,
+    secure,
+    // Strict: the SPA's HTML needs no cookie, and every /api call is same-site, so cross-site sends have no use.
+    sameSite: 'Strict',
+    path: '/',
+    maxAge: maxAgeSeconds,
+  } as const;
+}
+
+const VERSION = 'v1';
+// Authenticated but not encrypted: binds the ciphertext to this format and purpose.
+const AAD = Buffer.from('payments-dashboard/session/v1');
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const MAX_COOKIE_LENGTH = 4096;
+const CLOCK_SKEW_SECONDS = 60;
+
+const payloadSchema = z.strictObject({
+  v: z.literal(1),
+  sub: z.string().min(1).max(256),
+  sid: z.string().min(16).max(64),
+  iat: z.number().int().nonnegative(),
+  exp: z.number().int().positive(),
+});
+
+/**
+ * Stateless sessions: AES-256-GCM under deriveKey(appSecret, 'session'), so any replica sharing APP_SECRET opens
+ * what another sealed, and a cookie cannot be read or altered without the secret.
+ */
+export function createSessionSealer(
+  appSecret: string,
+  options: { maxAgeSeconds: number; now?: () => number },
+): SessionSealer {
+  const { maxAgeSeconds } = options;
+  if (!Number.isInteger(maxAgeSeconds) || maxAgeSeconds <= 0)
+    throw new Error(`session max age must be a positive whole number of seconds, got ${maxAgeSeconds}`);
+  const key = deriveKey(appSecret, 'session');
+  const nowSeconds = () => Math.floor((options.now ?? Date.now)() / 1000);
+
+  function seal(username: string): { value: string; claims: SessionClaims } {
+    const iat = nowSeconds();
+    const claims: SessionClaims = {
+      sub: username,
+      sid: randomBytes(16).toString('base64url'),
+      iat,
+      exp: iat + maxAgeSeconds,
+    };
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(AAD);
+    const plaintext = Buffer.from(JSON.stringify({ v: 1, ...claims }), 'utf8');
+    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    const value = [VERSION, iv, ciphertext, cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+    return { value, claims };
+  }
+
+  function decrypt(value: string): Buffer | null {
+    if (value.length > MAX_COOKIE_LENGTH) return null;
+    const parts = value.split('.');
+    if (parts.length !== 4 || parts[0] !== VERSION) return null;
+    const [iv, ciphertext, tag] = parts.slice(1).map(decodeBase64url);
+    if (!iv || iv.length !== IV_BYTES || !tag || tag.length !== TAG_BYTES || !ciphertext?.length) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+      decipher.setAAD(AAD);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+    } catch {
+      return null; // GCM authentication failed: tampered, or sealed under another secret
+    }
+  }
+
+  function open(value: string): SessionClaims | null {
+    if (typeof value !== 'string') return null;
+    const plaintext = decrypt(value);
+    if (plaintext === null) return null;
+    let json: unknown;
+    try {
+      json = JSON.parse(plaintext.toString('utf8'));
+    } catch {
+      return null;
+    }
+    const parsed = payloadSchema.safeParse(json);
+    if (!parsed.success) return null;
+    const { sub, sid, iat, exp } = parsed.data;
+    const now = nowSeconds();
+    if (iat > now + CLOCK_SKEW_SECONDS) return null;
+    // A cookie minted under a longer max age than today's setting lives no longer than today's bound allows.
+    const expires = Math.min(exp, iat + maxAgeSeconds);
+    if (expires <= now) return null;
+    return { sub, sid, iat, exp: expires };
+  }
+
+  return { seal, open };
+}

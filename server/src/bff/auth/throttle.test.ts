@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { createThrottle, signInThrottleKeys } from './throttle.ts';
+
+const MINUTE = 60_000;
+
+function clock(start = Date.UTC(2026, 0, 1)) {
+  const state = { now: start };
+  return { now: () => state.now, advance: (ms: number) => (state.now += ms) };
+}
+
+describe('sign-in throttle', () => {
+  it('locks a username after 5 failures, whatever addresses they came from', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now });
+    for (let i = 0; i < 4; i++) throttle.fail(signInThrottleKeys('ana', `10.0.0.${i}`));
+    expect(throttle.check(signInThrottleKeys('ana', '10.0.0.9')).allowed).toBe(true);
+    throttle.fail(signInThrottleKeys('ana', '10.0.0.4'));
+    const verdict = throttle.check(signInThrottleKeys('ana', '10.0.0.9'));
+    expect(verdict).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 });
+    expect(throttle.check(signInThrottleKeys('bo', '10.0.0.9')).allowed).toBe(true);
+  });
+
+  it('locks an address after 5 failures, whatever usernames it tried', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now });
+    for (let i = 0; i < 5; i++) throttle.fail(signInThrottleKeys(`user${i}`, '192.0.2.7'));
+    expect(throttle.check(signInThrottleKeys('someone-else', '192.0.2.7')).allowed).toBe(false);
+    expect(throttle.check(signInThrottleKeys('someone-else', '192.0.2.8')).allowed).toBe(true);
+  });
+
+  it('folds username case, so "Ana" and "ana" share one budget', () => {
+    const throttle = createThrottle({ now: clock().now });
+    for (const name of ['Ana', 'ANA', 'ana', 'aNa', 'AnA'])
+      throttle.fail(signInThrottleKeys(name, `a-${name}`));
+    expect(throttle.check(signInThrottleKeys('ana', 'fresh')).allowed).toBe(false);
+  });
+
+  it('unlocks when the lockout has passed, counting down Retry-After meanwhile', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now, maxFailures: 3, lockoutMs: 10 * MINUTE });
+    for (let i = 0; i < 3; i++) throttle.fail(['user:ana']);
+    time.advance(4 * MINUTE);
+    expect(throttle.check(['user:ana'])).toEqual({ allowed: false, retryAfterSeconds: 6 * 60 });
+    time.advance(6 * MINUTE);
+    expect(throttle.check(['user:ana'])).toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
+
+  it('doubles the lockout when a key is locked again soon after', () => {
+    const time = clock();
+    const throttle = createThrottle({
+      now: time.now,
+      maxFailures: 2,
+      lockoutMs: MINUTE,
+      windowMs: 10 * MINUTE,
+    });
+    throttle.fail(['k']);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).retryAfterSeconds).toBe(60);
+    time.advance(MINUTE);
+    throttle.fail(['k']);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).retryAfterSeconds).toBe(120);
+  });
+
+  it('forgets failures older than the window', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now, maxFailures: 3, windowMs: 5 * MINUTE });
+    throttle.fail(['k']);
+    throttle.fail(['k']);
+    time.advance(5 * MINUTE + 1);
+    throttle.fail(['k']);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).allowed).toBe(true);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).allowed).toBe(false);
+  });
+
+  it('a success resets the failure count of its keys', () => {
+    const throttle = createThrottle({ now: clock().now, maxFailures: 3 });
+    throttle.fail(['user:ana']);
+    throttle.fail(['user:ana']);
+    throttle.succeed(['user:ana']);
+    throttle.fail(['user:ana']);
+    throttle.fail(['user:ana']);
+    expect(throttle.check(['user:ana']).allowed).toBe(true);
+    throttle.fail(['user:ana']);
+    expect(throttle.check(['user:ana']).allowed).toBe(false);
+  });
+
+  it('keeps memory bounded, dropping the least recently touched keys', () => {
+    const throttle = createThrottle({ now: clock().now, maxFailures: 1, maxEntries: 100 });
+    throttle.fail(['first']);
+    for (let i = 0; i < 500; i++) throttle.fail([`spray-${i}`]);
+    expect(throttle.check(['spray-499']).allowed).toBe(false);
+    expect(throttle.check(['first']).allowed).toBe(true);
+  });
+});
