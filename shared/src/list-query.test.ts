@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDateTime, LIMIT_DEFAULT, listQuerySchema } from './list-query.ts';
+import { isDateTime, LIMIT_DEFAULT, listQuerySchema, queryRecord } from './list-query.ts';
 
 describe('isDateTime', () => {
   it.each(['2026-01-31T23:59:59', '2024-02-29T00:00:00', '1999-12-31T12:30:00'])(
@@ -46,4 +46,13 @@ describe('listQuerySchema', () => {
       expect(listQuerySchema.safeParse({ status }).success).toBe(false);
     },
   );
+});
+
+describe('queryRecord', () => {
+  it('keeps a parameter named __proto__ as an ordinary key and reports repeats', () => {
+    const { record, repeated } = queryRecord(new URLSearchParams('__proto__=x&limit=5&limit=6'));
+    expect(Object.keys(record).sort()).toEqual(['__proto__', 'limit']);
+    expect(record.limit).toBe('6');
+    expect(repeated).toEqual(['limit']);
+  });
 });

@@ -80,7 +80,8 @@ export type ListQuery = z.output<typeof listQuerySchema>;
 
 /** Turns a URL's query into the plain record `listQuerySchema` expects; a repeated parameter is an error. */
 export function queryRecord(params: URLSearchParams): { record: Record<string, string>; repeated: string[] } {
-  const record: Record<string, string> = {};
+  // No prototype: a parameter named `__proto__` must stay an ordinary (and, to strict schemas, unknown) key.
+  const record: Record<string, string> = Object.create(null);
   const repeated: string[] = [];
   for (const [key, value] of params) {
     if (Object.hasOwn(record, key)) repeated.push(key);
