@@ -56,9 +56,12 @@ describe('bad input always gets a clear 4xx problem+json, never a 5xx', () => {
     );
   });
 
-  it('page_number above its maximum → 400', async () => {
-    const body = await expectClientProblem(await get(listUrl({ page_number: '100001' })), 400);
-    expect(body.parameter).toBe('page_number');
+  it('page_number 0 or above its maximum → 400 stating the range', async () => {
+    for (const pageNumber of ['0', '000000', '100001']) {
+      const body = await expectClientProblem(await get(listUrl({ page_number: pageNumber })), 400);
+      expect(body.parameter).toBe('page_number');
+      expect(body.detail).toBe('"page_number" must be an integer from 1 to 100000.');
+    }
   });
 
   it.each(['status', 'date_from'])(

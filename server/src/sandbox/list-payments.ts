@@ -21,11 +21,12 @@ export type SandboxEnv = { Variables: { tenant: SandboxTenant } };
 const PARAMETERS = new Set(['limit', 'cursor', 'status', 'date_from', 'page_number', 'page_size']);
 /** Deep offset pages cost their offset; this bound keeps one request from costing a full scan many times over. */
 export const PAGE_NUMBER_MAX = 100_000;
+const PAGE_NUMBER_RANGE = `must be an integer from 1 to ${PAGE_NUMBER_MAX}`;
 const pageNumberSchema = z
   .string()
-  .regex(/^\d{1,6}$/, `must be an integer from 1 to ${PAGE_NUMBER_MAX}`)
+  .regex(/^\d{1,6}$/, PAGE_NUMBER_RANGE)
   .transform(Number)
-  .pipe(z.number().int().min(1).max(PAGE_NUMBER_MAX, `must be an integer from 1 to ${PAGE_NUMBER_MAX}`));
+  .pipe(z.number().int().min(1, PAGE_NUMBER_RANGE).max(PAGE_NUMBER_MAX, PAGE_NUMBER_RANGE));
 /** `page_size` was replaced by `limit` (spec part 9) and obeys the same bounds. */
 const pageSizeSchema = limitParamSchema;
 

@@ -33,6 +33,10 @@ describe('seeded data', () => {
     expect(b.data).toEqual(a.data);
   });
 
+  it('seeds 50,000 payments when no count is given', () => {
+    expect(count(open({}), 'SELECT count(*) AS n FROM payments')).toBe(50_000);
+  });
+
   it('another seed gives other rows', () => {
     expect(digest(open({ seedCount: 3_000, seed: 43 }))).not.toBe(digest(one));
   });

@@ -39,6 +39,8 @@ describe('authenticator', () => {
     const passwordHash = await hashPassword('the right password', { cost: TIMING_TEST_COST });
     const store = createUserStore([
       { username: 'ana', passwordHash, companies: '*', includeDescendants: false },
+      // A damaged entry must not answer faster than the others: that would reveal the name exists.
+      { username: 'damaged', passwordHash: 'scrypt$not-a-hash', companies: '*', includeDescendants: false },
     ]);
     // No dummyHash given: the authenticator must take the users' own cost for the unknown-user path.
     const auth = createAuthenticator(store);
@@ -48,15 +50,18 @@ describe('authenticator', () => {
     const unknown: number[] = [];
     const wrong: number[] = [];
     const realVerify: number[] = [];
+    const damaged: number[] = [];
     for (let i = 0; i < 15; i++) {
       unknown.push(await elapsed(() => auth.authenticate(`nobody-${i}`, `guess-${i}`)));
       wrong.push(await elapsed(() => auth.authenticate('ana', `guess-${i}`)));
       realVerify.push(await elapsed(() => verifyPassword(`guess-${i}`, passwordHash)));
+      damaged.push(await elapsed(() => auth.authenticate('damaged', `guess-${i}`)));
     }
     const ratio = median(unknown) / median(wrong);
     expect(ratio).toBeGreaterThanOrEqual(0.67);
     expect(ratio).toBeLessThanOrEqual(1.5);
     expect(median(unknown)).toBeGreaterThanOrEqual(median(realVerify) / 2);
+    expect(median(damaged)).toBeGreaterThanOrEqual(median(realVerify) / 2);
   });
 
   it('an explicit dummy hash sets the cost of the unknown-user path', async () => {
@@ -73,7 +78,11 @@ describe('authenticator', () => {
     }
     // 16× the work; even on a loaded machine it shows as well over 3×.
     expect(median(dearTimes)).toBeGreaterThan(3 * median(cheapTimes));
-    // The dummy's password ("x") never signs anyone in: there is no user to return.
+    // The dummy's password ("x") never signs anyone in: not an unknown user, nor one with a damaged hash.
     expect(await cheapAuth.authenticate('nobody', 'x')).toBeNull();
+    const damaged = createUserStore([
+      { username: 'damaged', passwordHash: 'plain text', companies: '*', includeDescendants: false },
+    ]);
+    expect(await createAuthenticator(damaged, { dummyHash: cheap }).authenticate('damaged', 'x')).toBeNull();
   });
 });

@@ -37,8 +37,11 @@ export function createAuthenticator(store: UserStore, options: { dummyHash?: str
   return {
     async authenticate(username, password) {
       const user = store.find(username);
-      const matches = await verifyPassword(password, user?.passwordHash ?? dummyHash);
-      return user !== undefined && matches ? user : null;
+      // A user whose stored hash is unusable fails like an unknown one, at the same cost, so timing does not
+      // tell that the name exists.
+      const usable = user !== undefined && parsePasswordHash(user.passwordHash) !== null;
+      const matches = await verifyPassword(password, usable ? user.passwordHash : dummyHash);
+      return usable && matches ? user : null;
     },
   };
 }

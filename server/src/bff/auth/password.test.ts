@@ -46,6 +46,8 @@ describe('password hashing', () => {
       `scrypt$${n}$${r}$${p}$${salt}$${hash}$extra`,
       `scrypt$1000$${r}$${p}$${salt}$${hash}`, // N not a power of two
       `scrypt$${2 ** 30}$${r}$${p}$${salt}$${hash}`, // N beyond the bound
+      `scrypt$${2 ** 20}$32$1$${salt}$${hash}`, // each part in bounds, but 4 GiB of memory
+      `scrypt$${2 ** 18}$8$16$${salt}$${hash}`, // each part in bounds, but 128 times the default work
       `scrypt$0${n}$${r}$${p}$${salt}$${hash}`, // non-canonical number
       `scrypt$${n}$0$${p}$${salt}$${hash}`,
       `scrypt$${n}$${r}$99$${salt}$${hash}`,

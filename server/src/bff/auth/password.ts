@@ -19,6 +19,9 @@ const N_MIN = 2 ** 10;
 const N_MAX = 2 ** 20;
 const R_MAX = 32;
 const P_MAX = 16;
+// The per-parameter bounds alone would still allow 4 GiB (N=2^20, r=32): bound memory and work as well.
+const MAX_MEMORY_BYTES = 256 * 1024 * 1024;
+const MAX_WORK = 2 ** 24; // N·r·p: 64 times the default cost
 const DECIMAL = /^[1-9][0-9]{0,9}$/;
 
 export interface ParsedPasswordHash {
@@ -38,7 +41,9 @@ function validCost({ N, r, p }: ScryptCost): boolean {
     r <= R_MAX &&
     Number.isInteger(p) &&
     p >= 1 &&
-    p <= P_MAX
+    p <= P_MAX &&
+    128 * N * r <= MAX_MEMORY_BYTES &&
+    N * r * p <= MAX_WORK
   );
 }
 

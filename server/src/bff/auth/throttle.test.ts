@@ -94,4 +94,17 @@ describe('sign-in throttle', () => {
     expect(throttle.check(['spray-499']).allowed).toBe(false);
     expect(throttle.check(['first']).allowed).toBe(true);
   });
+
+  it('a flood of fresh keys does not lift a lockout: unlocked keys are dropped first', () => {
+    const throttle = createThrottle({ now: clock().now, maxFailures: 2, maxEntries: 100 });
+    throttle.fail(['victim']);
+    throttle.fail(['victim']);
+    for (let i = 0; i < 500; i++) throttle.fail([`spray-${i}`]);
+    expect(throttle.check(['victim']).allowed).toBe(false);
+    // Memory stays bounded all the same: the oldest unlocked key was forgotten, so one more failure is its first.
+    throttle.fail(['spray-0']);
+    expect(throttle.check(['spray-0']).allowed).toBe(true);
+    throttle.fail(['spray-499']);
+    expect(throttle.check(['spray-499']).allowed).toBe(false);
+  });
 });

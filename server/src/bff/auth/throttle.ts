@@ -17,7 +17,7 @@ export interface ThrottleOptions {
   /** The first lockout; each further one for the same key doubles, up to 16×. Default 15 minutes. */
   lockoutMs?: number;
   now?: () => number;
-  /** At most this many keys are tracked; the least recently touched go first. Default 10 000. */
+  /** At most this many keys are tracked; the least recently touched unlocked ones go first. Default 10 000. */
   maxEntries?: number;
 }
 
@@ -57,9 +57,17 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       const time = now();
       for (const [other, value] of entries) if (value.expiresAt <= time) entries.delete(other);
       while (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
+        // Locked keys go last: otherwise a flood of fresh keys would lift a lockout.
+        let victim: string | undefined;
+        for (const [other, value] of entries) {
+          if (value.lockedUntil <= time) {
+            victim = other;
+            break;
+          }
+        }
+        victim ??= entries.keys().next().value;
+        if (victim === undefined) break;
+        entries.delete(victim);
       }
     }
     entries.set(key, entry);

@@ -80,6 +80,9 @@ describe('users file', () => {
       [{ users: [{ ...entry, include_descendants: 'yes' }] }, /users\[0\]\.include_descendants: /],
       [{ users: [{ ...entry, extra: 1 }] }, /users\[0\]: .*extra/],
       [{ users: [entry, entry] }, /users\[1\]\.username: "ana" appears twice/],
+      // V8 quotes the text around a syntax error: the hash and the newlines must not reach the message.
+      [`{"users": [\n  ${JSON.stringify(entry)},\n  x\n]}`, /is not valid JSON \(Unexpected token 'x'\)$/],
+      [{ users: [{ ...entry, 'line\nbreak': 1 }] }, /users\[0\]: .*line break/],
     ];
     for (const [content, problem] of cases) {
       const path = await fileWith(content);
@@ -90,6 +93,7 @@ describe('users file', () => {
       expect(error?.message, JSON.stringify(content)).toMatch(problem);
       expect(error?.message).toContain(path);
       expect(error?.message).not.toContain('\n');
+      expect(error?.message).not.toContain(hash.slice(-20));
     }
   });
 

@@ -69,7 +69,7 @@ function describeIssue(error: z.ZodError): string {
       typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
     )
     .join('');
-  return path === '' ? issue.message : `${path}: ${issue.message}`;
+  return oneLine(path === '' ? issue.message : `${path}: ${issue.message}`);
 }
 
 function fromEntry(entry: z.output<typeof userEntrySchema>): AuthUser {
@@ -90,6 +90,19 @@ function toEntry(user: AuthUser): UserEntry {
   };
 }
 
+/**
+ * V8's JSON.parse message may quote a slice of the text: password hashes and newlines, which must not reach a
+ * one-line log. Only the part before the quotation is kept ("Unexpected token 'x'", "… at position 7 …").
+ */
+function jsonSyntaxProblem(error: Error): string {
+  return oneLine(error.message.replace(/,? *(?:\.\.\.)?".*$/s, '')) || 'syntax error';
+}
+
+/** Control characters (newlines above all) from a file's keys or values must not split a log line. */
+function oneLine(text: string): string {
+  return text.replace(/\p{Cc}+/gu, ' ').trim();
+}
+
 /** Reads and validates a users file; null when it does not exist. Errors name the file and the problem. */
 async function readUsersFile(path: string): Promise<AuthUser[] | null> {
   let text: string;
@@ -104,7 +117,7 @@ async function readUsersFile(path: string): Promise<AuthUser[] | null> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`users file ${path}: is not valid JSON (${(error as Error).message})`);
+    throw new Error(`users file ${path}: is not valid JSON (${jsonSyntaxProblem(error as Error)})`);
   }
   const parsed = usersFileSchema.safeParse(json);
   if (!parsed.success) throw new Error(`users file ${path}: ${describeIssue(parsed.error)}`);
