@@ -2,16 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { isDateTime, LIMIT_DEFAULT, listQuerySchema, queryRecord } from './list-query.ts';
 
 describe('isDateTime', () => {
-  it.each(['2026-01-31T23:59:59', '2024-02-29T00:00:00', '1999-12-31T12:30:00'])(
-    'accepts the real date-time %s',
-    (value) => {
-      expect(isDateTime(value)).toBe(true);
-    },
-  );
+  it.each([
+    '2026-01-31T23:59:59',
+    '2024-02-29T00:00:00',
+    '1999-12-31T12:30:00',
+    '0004-02-29T00:00:00',
+    '0099-12-31T23:59:59',
+  ])('accepts the real date-time %s', (value) => {
+    expect(isDateTime(value)).toBe(true);
+  });
 
   it.each([
     '2026-02-30T00:00:00',
     '2025-02-29T00:00:00',
+    '0001-02-29T00:00:00',
     '2026-13-01T00:00:00',
     '2026-01-01T24:00:00',
     '2026-01-01T00:60:00',

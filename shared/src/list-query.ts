@@ -32,7 +32,9 @@ export function isDateTime(value: string): boolean {
     number,
   ];
   if (h > 23 || mi > 59 || s > 59) return false;
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, s));
+  // Date.UTC maps years 0–99 to 1900–1999; setting the year afterwards keeps the year as written.
+  date.setUTCFullYear(y, mo - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
