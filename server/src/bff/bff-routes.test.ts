@@ -1,0 +1,379 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appConfigSchema, type Payment, paymentPageSchema, problemSchema } from '@payments/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBff } from './create-bff.ts';
+import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
+import { createHarness, type Harness } from './testing/bff-harness.ts';
+
+let h: Harness;
+let cookie: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  cookie = await h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Every page of a list, straight from the sandbox with our credentials. */
+async function walkSandbox(company: string, filters: Record<string, string> = {}): Promise<Payment[]> {
+  const tenant = h.sandbox.tenants[0];
+  const auth = `Basic ${Buffer.from(`${tenant?.secretId}:${tenant?.secretPassword}`).toString('base64')}`;
+  const rows: Payment[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit: '100', ...filters });
+    if (cursor) params.set('cursor', cursor);
+    const response = await h.sandbox.app.request(`/v1/payments/?${params}`, {
+      headers: { authorization: auth, 'x-company-id': company },
+    });
+    const page = paymentPageSchema.parse(await response.json());
+    rows.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return rows;
+}
+
+async function walkBff(company: string, filters: Record<string, string>, limit: string): Promise<Payment[]> {
+  const rows: Payment[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams({ limit, ...filters });
+    if (cursor) params.set('cursor', cursor);
+    const response = await h.call(`/api/payments?${params}`, {
+      cookie,
+      headers: { 'X-Company-Id': company },
+    });
+    expect(response.status).toBe(200);
+    const page = paymentPageSchema.parse(await response.json());
+    rows.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return rows;
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i] as string;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += ch;
+  }
+  return rows;
+}
+
+describe('GET /api/config', () => {
+  it('describes the environment and every company for an all-companies user', async () => {
+    const response = await h.call('/api/config', { cookie });
+    const config = appConfigSchema.parse(await response.json());
+    expect(config.environment).toBe('sandbox');
+    expect(config.own_company_id).toBe('acme');
+    expect(config.companies.map((c) => c.id).sort()).toEqual(h.companies.map((c) => c.id).sort());
+    expect(config.limits).toEqual({ min: 1, max: 100, default: 50 });
+  });
+
+  it('lists only the companies granted to a scoped user, a hidden parent shown as no parent', async () => {
+    const config = appConfigSchema.parse(
+      await (await h.call('/api/config', { cookie: await h.signIn('us-tree') })).json(),
+    );
+    expect(config.companies.map((c) => c.id).sort()).toEqual(['acme-us', 'acme-us-ca', 'acme-us-ny']);
+    expect(config.companies.find((c) => c.id === 'acme-us')?.parent_id).toBeNull();
+    expect(config.own_company_id).toBe('acme-us');
+  });
+});
+
+describe('GET /api/payments', () => {
+  it('answers a page in the shared envelope, data passed through unchanged, with no-store', async () => {
+    const response = await h.call('/api/payments?limit=5', { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const page = paymentPageSchema.parse(await response.json());
+    expect(page.data).toEqual((await walkSandbox('acme')).slice(0, 5));
+    expect(page.has_more).toBe(true);
+  });
+
+  it('a walk of every page returns exactly what a walk of the sandbox returns', async () => {
+    const filters = { status: 'COMPLETED' };
+    const direct = await walkSandbox('acme-eu-de', filters);
+    expect(direct.length).toBeGreaterThan(100);
+    expect(await walkBff('acme-eu-de', filters, '37')).toEqual(direct);
+  });
+
+  it('refuses a cursor used with other filters or another company with cursor_mismatch, before any upstream call', async () => {
+    const first = paymentPageSchema.parse(
+      await (await h.call('/api/payments?limit=2&status=COMPLETED', { cookie })).json(),
+    );
+    const cursor = encodeURIComponent(first.next_cursor ?? '');
+    h.recorded.length = 0;
+    for (const [query, company] of [
+      [`status=AWAITING&cursor=${cursor}`, 'acme'],
+      [`cursor=${cursor}`, 'acme'],
+      [`status=COMPLETED&date_from=2026-01-01T00:00:00&cursor=${cursor}`, 'acme'],
+      [`status=COMPLETED&cursor=${cursor}`, 'acme-eu'],
+    ] as const) {
+      const response = await h.call(`/api/payments?${query}`, {
+        cookie,
+        headers: { 'X-Company-Id': company },
+      });
+      expect(response.status).toBe(400);
+      expect(problemSchema.parse(await response.json()).code).toBe('cursor_mismatch');
+    }
+    expect(h.recorded).toHaveLength(0);
+  });
+
+  it('refuses a cursor issued to another user with cursor_mismatch', async () => {
+    const first = paymentPageSchema.parse(await (await h.call('/api/payments?limit=2', { cookie })).json());
+    const other = await h.signIn('us-tree');
+    const response = await h.call(`/api/payments?cursor=${encodeURIComponent(first.next_cursor ?? '')}`, {
+      cookie: other,
+      headers: { 'X-Company-Id': 'acme-us' },
+    });
+    expect(problemSchema.parse(await response.json()).code).toBe('cursor_mismatch');
+  });
+
+  it('refuses a forged cursor as invalid_parameter', async () => {
+    const response = await h.call(
+      '/api/payments?cursor=c1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      { cookie },
+    );
+    expect(response.status).toBe(400);
+    const body = problemSchema.parse(await response.json());
+    expect(body).toMatchObject({ code: 'invalid_parameter', detail: 'cursor is not one this server issued' });
+  });
+
+  it('a cursor minted by one BFF process works on another sharing APP_SECRET', async () => {
+    const first = paymentPageSchema.parse(await (await h.call('/api/payments?limit=3', { cookie })).json());
+    const second = createBff({ ...h.config, logger: () => {} });
+    try {
+      const response = await second.app.request(
+        `/api/payments?limit=3&cursor=${encodeURIComponent(first.next_cursor ?? '')}`,
+        { headers: { 'X-CSRF': '1', cookie } },
+      );
+      expect(response.status).toBe(200);
+      const page = paymentPageSchema.parse(await response.json());
+      expect(page.data).toEqual((await walkSandbox('acme')).slice(3, 6));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it.each([
+    ['limit=0'],
+    ['limit=101'],
+    ['limit=abc'],
+    ['status=completed'],
+    ['date_from=2026-02-30T00:00:00'],
+    ['date_from=2026-01-01'],
+    ['page_number=2'],
+    ['limit=5&limit=6'],
+  ])('refuses %s with 400 invalid_parameter and forwards nothing', async (query) => {
+    h.recorded.length = 0;
+    const response = await h.call(`/api/payments?${query}`, { cookie });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(problemSchema.parse(await response.json()).code).toBe('invalid_parameter');
+    expect(h.recorded).toHaveLength(0);
+  });
+
+  it('forwards the filters and limit it validated, and the chosen company', async () => {
+    h.recorded.length = 0;
+    await h.call('/api/payments?limit=7&status=AWAITING&date_from=2026-01-01T00:00:00', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-jp' },
+    });
+    expect(h.recorded[0]?.query).toEqual({
+      limit: ['7'],
+      status: ['AWAITING'],
+      date_from: ['2026-01-01T00:00:00'],
+    });
+    expect(h.recorded[0]?.headers['x-company-id']).toBe('acme-jp');
+  });
+});
+
+describe('GET /api/payments/export.csv', () => {
+  it('streams the whole filtered list as CSV holding the same rows as a sandbox walk', async () => {
+    h.recorded.length = 0;
+    const response = await h.call('/api/payments/export.csv?status=COMPLETED', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="payments-acme-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const rows = parseCsv(await response.text());
+    const [header, ...body] = rows;
+    expect(header?.slice(0, 9)).toEqual([
+      'id',
+      'company_id',
+      'created_at',
+      'status',
+      'amount',
+      'currency',
+      'description',
+      'counterparty',
+      'reference',
+    ]);
+    const direct = await walkSandbox('acme', { status: 'COMPLETED' });
+    expect(direct.length).toBeGreaterThan(100);
+    expect(body.map((r) => r[0])).toEqual(direct.map((p) => String(p.id)));
+    expect(body.map((r) => r[4])).toEqual(direct.map((p) => String(p.amount)));
+    // Every description survives the round trip, neutralised where it could be a formula.
+    expect(body.map((r) => r[6])).toEqual(
+      direct.map((p) => {
+        const text = p.description ?? '';
+        return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+      }),
+    );
+    expect(h.recorded.length).toBe(Math.ceil(direct.length / 100));
+    expect(h.recorded.every((r) => r.query.limit?.[0] === '100')).toBe(true);
+  });
+
+  it('refuses list-only parameters such as cursor and limit', async () => {
+    const response = await h.call('/api/payments/export.csv?limit=5', { cookie });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe('request log', () => {
+  it('writes one JSON line per request: method, path without query, status, duration, attempts, user, id', async () => {
+    h.logs.length = 0;
+    const response = await h.call('/api/payments?limit=2&status=COMPLETED', { cookie });
+    const lines = h.logs.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/payments',
+      status: 200,
+      upstream_attempts: 1,
+      user: 'demo',
+      id: response.headers.get('x-request-id'),
+    });
+    expect(typeof lines[0].duration_ms).toBe('number');
+    expect(h.logs.join('\n')).not.toContain('status=COMPLETED');
+  });
+});
+
+describe('health, security headers, SPA', () => {
+  it('/healthz answers ok and /readyz reports the upstream reachable', async () => {
+    expect(await (await h.bff.app.request('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await h.bff.app.request('/readyz');
+    expect(ready.status).toBe(200);
+  });
+
+  it('/readyz caches its upstream probe for a few seconds', async () => {
+    const bff = createBff({ ...h.config, readyCacheMs: 60_000 });
+    try {
+      h.recorded.length = 0;
+      for (let i = 0; i < 5; i += 1) expect((await bff.app.request('/readyz')).status).toBe(200);
+      expect(h.recorded).toHaveLength(1);
+      expect(h.recorded[0]?.query.limit).toEqual(['1']);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('/readyz answers 503 with the upstream problem when the credentials are refused', async () => {
+    const broken = createBff({
+      ...h.config,
+      upstream: { ...h.config.upstream, credentials: { secretId: 'nobody', secretPassword: 'nothing' } },
+    });
+    try {
+      const response = await broken.app.request('/readyz');
+      expect(response.status).toBe(503);
+      expect(problemSchema.parse(await response.json()).code).toBe('upstream_rejected_credentials');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('every response carries the strict CSP, nosniff, no-referrer and frame denial', async () => {
+    for (const response of [
+      await h.call('/api/config', { cookie }),
+      await h.bff.app.request('/api/config'),
+      await h.bff.app.request('/'),
+      await h.bff.app.request('/healthz'),
+    ]) {
+      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it('without a built SPA, / answers 503 saying to run pnpm build', async () => {
+    const response = await h.bff.app.request('/', { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('pnpm build');
+  });
+
+  it('unknown /api routes are 404 problem+json, never the SPA', async () => {
+    const response = await h.call('/api/nope', { cookie, headers: { accept: 'text/html' } });
+    expect(response.status).toBe(404);
+    expect(problemSchema.parse(await response.json()).code).toBe('not_found');
+  });
+});
+
+describe('the built SPA', () => {
+  it('serves files of the build, hashed assets cached for a year, and index.html for deep links', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'bff-web-'));
+    const dist = join(root, 'dist');
+    mkdirSync(join(dist, 'assets'), { recursive: true });
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<!doctype html><script type="module" src="/assets/app-1.js"></script>',
+    );
+    writeFileSync(join(dist, 'assets', 'app-1.js'), 'console.log(1)');
+    writeFileSync(join(dist, '..', 'outside-secret.txt'), 'outside');
+    const bff = createBff({ ...h.config, webDistDir: dist });
+    try {
+      const index = await bff.app.request('/');
+      expect(index.status).toBe(200);
+      expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(index.headers.get('cache-control')).toBe('no-cache');
+      const deep = await bff.app.request('/payments/acme?status=FAILED', {
+        headers: { accept: 'text/html' },
+      });
+      expect(await deep.text()).toContain('/assets/app-1.js');
+      const asset = await bff.app.request('/assets/app-1.js');
+      expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect((await bff.app.request('/assets/missing.js', { headers: { accept: 'text/html' } })).status).toBe(
+        404,
+      );
+      for (const path of [
+        '/../outside-secret.txt',
+        '/%2e%2e/outside-secret.txt',
+        '/assets/../../outside-secret.txt',
+      ]) {
+        expect(await (await bff.app.request(path)).text()).not.toContain('outside');
+      }
+    } finally {
+      await bff.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,211 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  COMPANY_ID_PATTERN,
+  CURSOR_PATTERN,
+  isDateTime,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  paymentPageSchema,
+  STATUS_PATTERN,
+} from '@payments/shared';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../config/env.ts';
+import { createBff } from './create-bff.ts';
+import { createHarness, type Harness } from './testing/bff-harness.ts';
+
+/** Distinctive upstream credentials, so any leak is unmistakable. */
+const SECRET_ID = 'scan-id-7Qx2vP';
+const SECRET_PASSWORD = 'scan-pw-Lm93Zk-never-shown';
+/** What `pnpm start` uses: the sandbox defaults. These must not be baked into the SPA either. */
+const DEFAULT_ID = 'sandbox_id';
+const DEFAULT_PASSWORD = 'sandbox_secret';
+
+function needles(id: string, password: string): string[] {
+  const forms = (text: string) => [
+    text,
+    Buffer.from(text).toString('base64'),
+    Buffer.from(text).toString('base64url'),
+    Buffer.from(text).toString('base64').replace(/=+$/, ''),
+  ];
+  return [...forms(`${id}:${password}`), ...forms(password), ...forms(id)];
+}
+
+function leaks(text: string, list: readonly string[]): string[] {
+  return list.filter((needle) => text.includes(needle));
+}
+
+async function dump(response: Response): Promise<string> {
+  const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+  return `${response.status} ${response.statusText}\n${headers}\n\n${await response.text()}`;
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+let h: Harness;
+let cookie: string;
+
+beforeAll(async () => {
+  h = await createHarness({
+    sandbox: { credentials: { sandbox: { secretId: SECRET_ID, secretPassword: SECRET_PASSWORD } } },
+  });
+  cookie = await h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('credentials never leave the BFF', () => {
+  it('no route, success or failure, shows them in status, headers or body; nor does any log line', async () => {
+    const secrets = [...needles(SECRET_ID, SECRET_PASSWORD), h.appSecret];
+    const first = paymentPageSchema.parse(await (await h.call('/api/payments?limit=2', { cookie })).json());
+    const seen: string[] = [];
+    const routes = h.bff.app.routes.filter((r) => r.method !== 'ALL' && !r.path.includes('*'));
+    expect(routes.length).toBeGreaterThanOrEqual(8);
+    for (const { method, path } of routes) {
+      for (const who of [cookie, undefined]) {
+        const body = method === 'POST' ? JSON.stringify({ username: 'demo', password: 'wrong' }) : undefined;
+        seen.push(await dump(await h.call(path, { method, cookie: who, body })));
+      }
+    }
+    for (const path of [
+      `/api/payments?limit=2&cursor=${encodeURIComponent(first.next_cursor ?? '')}`,
+      '/api/payments?limit=999',
+      '/api/payments?cursor=forged',
+      '/',
+      '/some/deep/link',
+    ]) {
+      seen.push(await dump(await h.call(path, { cookie, headers: { accept: 'text/html' } })));
+    }
+    // An upstream that rejects our credentials, and a hostile one echoing them, must not leak either.
+    const rejected = createBff({
+      ...h.config,
+      upstream: {
+        ...h.config.upstream,
+        credentials: { secretId: SECRET_ID, secretPassword: `${SECRET_PASSWORD}x` },
+      },
+    });
+    seen.push(
+      await dump(await rejected.app.request('/api/payments', { headers: { 'X-CSRF': '1', cookie } })),
+    );
+    seen.push(await dump(await rejected.app.request('/readyz')));
+    await rejected.close();
+    const all = `${seen.join('\n')}\n${h.logs.join('\n')}`;
+    expect(leaks(all, secrets)).toEqual([]);
+    expect(h.logs.length).toBeGreaterThan(10);
+    expect(all).not.toContain(cookie.split('=')[1]);
+  });
+
+  it('no built asset, and no file of the web source, holds the credentials in use', async () => {
+    const dist = join(REPO_ROOT, 'web', 'dist');
+    const secrets = [...needles(SECRET_ID, SECRET_PASSWORD), ...needles(DEFAULT_ID, DEFAULT_PASSWORD)];
+    if (existsSync(join(dist, 'index.html'))) {
+      const withSpa = createBff({ ...h.config, webDistDir: dist });
+      try {
+        const paths = withSpa.webPaths();
+        expect(paths).toContain('/index.html');
+        for (const path of paths) {
+          const text = await dump(await withSpa.app.request(path));
+          expect([path, leaks(text, secrets)]).toEqual([path, []]);
+        }
+      } finally {
+        await withSpa.close();
+      }
+    }
+    const sources = filesUnder(join(REPO_ROOT, 'web', 'src'));
+    for (const file of sources) {
+      expect([file, leaks(readFileSync(file, 'latin1'), secrets)]).toEqual([file, []]);
+    }
+  });
+});
+
+describe('bad input fuzzing', () => {
+  const NAMES = ['limit', 'cursor', 'status', 'date_from', 'page_number', 'page_size', 'x', ''];
+  const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+  const plausible = fc.oneof(
+    anyText,
+    fc.constantFrom(
+      '1',
+      '50',
+      '100',
+      '0',
+      '101',
+      '-1',
+      '1e2',
+      'COMPLETED',
+      'AWAITING',
+      'completed',
+      '2026-01-01T00:00:00',
+      '2026-02-30T00:00:00',
+    ),
+  );
+  const headerText = fc.stringMatching(/^[\x20-\x7e]{0,60}$/);
+
+  it('random query parameters and headers never give a 500, and nothing invalid reaches the upstream', async () => {
+    const real = paymentPageSchema.parse(await (await h.call('/api/payments?limit=1', { cookie })).json());
+    const realCursor = real.next_cursor ?? '';
+    h.recorded.length = 0;
+    const allowed = new Set(h.companies.map((c) => c.id));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom(...NAMES), fc.oneof(plausible, fc.constant(realCursor))), {
+          maxLength: 5,
+        }),
+        fc.record(
+          {
+            'X-Company-Id': fc.oneof(
+              headerText,
+              fc.constantFrom('acme', 'acme-eu', 'globex', 'acme, acme-eu'),
+            ),
+            Authorization: headerText,
+            'X-Forwarded-For': headerText,
+            'X-Forwarded-Proto': headerText,
+            'X-CSRF': fc.constantFrom('1', '0', '', '1, 1'),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.constantFrom('/api/payments', '/api/payments/export.csv', '/api/config', '/api/session'),
+        async (pairs, headers, path) => {
+          const params = new URLSearchParams(pairs);
+          const response = await h.bff.app.request(`${path}?${params}`, {
+            headers: { 'X-CSRF': '1', cookie, ...headers },
+          });
+          await response.arrayBuffer();
+          expect(response.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    const basic = `Basic ${Buffer.from(`${SECRET_ID}:${SECRET_PASSWORD}`).toString('base64')}`;
+    expect(h.recorded.length).toBeGreaterThan(0);
+    for (const forwarded of h.recorded) {
+      expect(Object.keys(forwarded.headers).sort()).toEqual(
+        expect.arrayContaining(['accept', 'authorization', 'host']),
+      );
+      for (const name of Object.keys(forwarded.headers))
+        expect(['accept', 'authorization', 'host', 'connection', 'x-company-id']).toContain(name);
+      expect(forwarded.headers.authorization).toBe(basic);
+      const company = forwarded.headers['x-company-id'];
+      if (company !== undefined) {
+        expect(COMPANY_ID_PATTERN.test(company)).toBe(true);
+        expect(allowed.has(company)).toBe(true);
+      }
+      for (const [name, values] of Object.entries(forwarded.query)) {
+        expect(['limit', 'cursor', 'status', 'date_from']).toContain(name);
+        expect(values).toHaveLength(1);
+        const value = values[0] ?? '';
+        if (name === 'limit') expect(Number(value) >= LIMIT_MIN && Number(value) <= LIMIT_MAX).toBe(true);
+        if (name === 'status') expect(STATUS_PATTERN.test(value)).toBe(true);
+        if (name === 'date_from') expect(isDateTime(value)).toBe(true);
+        if (name === 'cursor') expect(CURSOR_PATTERN.test(value)).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,287 @@
+import { problemSchema, sessionSchema } from '@payments/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserStore } from './auth/index.ts';
+import { createBff } from './create-bff.ts';
+import { createHarness, type Harness, PASSWORD, testAuthenticator } from './testing/bff-harness.ts';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const SIGN_IN = 'POST /api/session';
+
+/** Every `/api` route the router knows, read from the router itself so a new route cannot be forgotten. */
+function apiRoutes(): Array<{ method: string; path: string }> {
+  const unique = new Map<string, { method: string; path: string }>();
+  for (const route of h.bff.app.routes) {
+    if (route.method === 'ALL' || !route.path.startsWith('/api')) continue;
+    unique.set(`${route.method} ${route.path}`, { method: route.method, path: route.path });
+  }
+  return [...unique.values()];
+}
+
+async function codeOf(response: Response): Promise<string> {
+  return problemSchema.parse(await response.json()).code;
+}
+
+describe('every /api route is guarded', () => {
+  it('the router lists the session, config, payments and export routes', () => {
+    const names = apiRoutes().map((r) => `${r.method} ${r.path}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        SIGN_IN,
+        'GET /api/session',
+        'DELETE /api/session',
+        'GET /api/config',
+        'GET /api/payments',
+        'GET /api/payments/export.csv',
+      ]),
+    );
+  });
+
+  it('each route but sign-in answers 401 unauthenticated without a session', async () => {
+    for (const { method, path } of apiRoutes()) {
+      if (`${method} ${path}` === SIGN_IN) continue;
+      const response = await h.call(path, { method });
+      expect([`${method} ${path}`, response.status]).toEqual([`${method} ${path}`, 401]);
+      expect(await codeOf(response)).toBe('unauthenticated');
+    }
+  });
+
+  it('each route, sign-in included, answers 403 csrf_required without the anti-forgery header, even with a session', async () => {
+    const cookie = await h.signIn();
+    for (const { method, path } of apiRoutes()) {
+      for (const headers of [{ cookie }, { cookie, 'X-CSRF': '0' }, {}]) {
+        const response = await h.bff.app.request(path, {
+          method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: method === 'POST' ? JSON.stringify({ username: 'demo', password: PASSWORD }) : null,
+        });
+        expect([`${method} ${path}`, response.status]).toEqual([`${method} ${path}`, 403]);
+        expect(await codeOf(response)).toBe('csrf_required');
+      }
+    }
+  });
+});
+
+describe('company scope', () => {
+  it('a user scoped to one child company gets 403 for its children, siblings, parent and other tenants, with no upstream request', async () => {
+    const cookie = await h.signIn('eu-only');
+    h.recorded.length = 0;
+    for (const company of ['acme-eu-de', 'acme-us', 'acme', 'globex', 'unknown-co']) {
+      for (const path of ['/api/payments', '/api/payments/export.csv']) {
+        const response = await h.call(path, { cookie, headers: { 'X-Company-Id': company } });
+        expect([company, path, response.status]).toEqual([company, path, 403]);
+        expect(await codeOf(response)).toBe('forbidden_company');
+      }
+    }
+    expect(h.recorded).toHaveLength(0);
+    const own = await h.call('/api/payments?limit=1', { cookie, headers: { 'X-Company-Id': 'acme-eu' } });
+    expect(own.status).toBe(200);
+    expect(h.recorded[0]?.headers['x-company-id']).toBe('acme-eu');
+  });
+
+  it('without X-Company-Id a scoped user gets their own allowed company, not the root', async () => {
+    const cookie = await h.signIn('eu-only');
+    h.recorded.length = 0;
+    expect((await h.call('/api/payments?limit=1', { cookie })).status).toBe(200);
+    expect(h.recorded[0]?.headers['x-company-id']).toBe('acme-eu');
+  });
+});
+
+describe('session cookies', () => {
+  it('sign-in sets an HttpOnly, SameSite=Strict, bounded cookie and answers the session', async () => {
+    const response = await h.call('/api/session', {
+      method: 'POST',
+      body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+    });
+    expect(response.status).toBe(200);
+    const session = sessionSchema.parse(await response.json());
+    expect(session.username).toBe('demo');
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^session=/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).toContain(`Max-Age=${8 * 3600}`);
+    expect(cookie).not.toContain('Secure');
+  });
+
+  it('behind HTTPS the cookie is __Host- prefixed and Secure', async () => {
+    const response = await h.bff.app.request('https://dash.example/api/session', {
+      method: 'POST',
+      headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+    });
+    const cookie = response.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^__Host-session=/);
+    expect(cookie).toContain('Secure');
+  });
+
+  it('X-Forwarded-Proto makes the cookie Secure only when TRUST_PROXY says a proxy sets it', async () => {
+    const viaProxy = (bff: Harness['bff']) =>
+      bff.app.request('/api/session', {
+        method: 'POST',
+        headers: { 'X-CSRF': '1', 'content-type': 'application/json', 'X-Forwarded-Proto': 'https' },
+        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+      });
+    expect((await viaProxy(h.bff)).headers.get('set-cookie')).toMatch(/^session=/);
+    const trusting = createBff({ ...h.config, trustProxy: true });
+    try {
+      expect((await viaProxy(trusting)).headers.get('set-cookie')).toMatch(/^__Host-session=.*Secure/);
+    } finally {
+      await trusting.close();
+    }
+  });
+
+  it('every sign-in rotates the cookie', async () => {
+    expect(await h.signIn()).not.toBe(await h.signIn());
+  });
+
+  it('GET /api/session reads the session and DELETE clears the cookie', async () => {
+    const cookie = await h.signIn('us-tree');
+    expect(sessionSchema.parse(await (await h.call('/api/session', { cookie })).json()).username).toBe(
+      'us-tree',
+    );
+    const out = await h.call('/api/session', { cookie, method: 'DELETE' });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^session=; Max-Age=0/);
+  });
+
+  it('a tampered cookie is refused', async () => {
+    const cookie = await h.signIn();
+    const [name, value = ''] = cookie.split('=');
+    const at = Math.floor(value.length / 2);
+    const tampered = `${name}=${value.slice(0, at)}${value[at] === 'A' ? 'B' : 'A'}${value.slice(at + 1)}`;
+    expect((await h.call('/api/config', { cookie: tampered })).status).toBe(401);
+    expect((await h.call('/api/config', { cookie: `${cookie.slice(0, -3)}` })).status).toBe(401);
+  });
+
+  it('an expired cookie is refused', async () => {
+    const cookie = await h.signIn();
+    const later = createBff({ ...h.config, now: () => Date.now() + 8 * 3600 * 1000 + 1_000 });
+    try {
+      const response = await later.app.request('/api/config', { headers: { 'X-CSRF': '1', cookie } });
+      expect(response.status).toBe(401);
+    } finally {
+      await later.close();
+    }
+  });
+
+  it('a cookie sealed with another APP_SECRET is refused', async () => {
+    const foreign = createBff({ ...h.config, appSecret: 'another-secret-another-secret-another-secret' });
+    try {
+      const response = await foreign.app.request('/api/session', {
+        method: 'POST',
+        headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+      });
+      const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      expect((await h.call('/api/config', { cookie })).status).toBe(401);
+    } finally {
+      await foreign.close();
+    }
+  });
+
+  it('a cookie made by one BFF instance works on a second sharing APP_SECRET', async () => {
+    const cookie = await h.signIn('us-tree');
+    const second = createBff({ ...h.config });
+    try {
+      const response = await second.app.request('/api/session', { headers: { 'X-CSRF': '1', cookie } });
+      expect(sessionSchema.parse(await response.json()).username).toBe('us-tree');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a user removed from the users store loses access at once, live cookie or not', async () => {
+    const cookie = await h.signIn('eu-only');
+    const users = createUserStore(h.config.users.all().filter((u) => u.username !== 'eu-only'));
+    const without = createBff({ ...h.config, users, authenticator: testAuthenticator(users) });
+    try {
+      const response = await without.app.request('/api/config', { headers: { 'X-CSRF': '1', cookie } });
+      expect(response.status).toBe(401);
+    } finally {
+      await without.close();
+    }
+  });
+});
+
+describe('sign-in answers', () => {
+  const signIn = (app: Harness['bff']['app'], username: string, password: string, address = '10.0.0.1') =>
+    app.request(
+      '/api/session',
+      {
+        method: 'POST',
+        headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      },
+      { incoming: { socket: { remoteAddress: address } } },
+    );
+
+  it('unknown user and wrong password get the identical answer', async () => {
+    const unknown = await signIn(h.bff.app, 'nobody-here', 'wrong-password', '10.9.0.1');
+    const wrong = await signIn(h.bff.app, 'demo', 'wrong-password', '10.9.0.2');
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(unknown.status);
+    expect(await wrong.text()).toBe(await unknown.text());
+    const headerNames = (r: Response) => [...r.headers.keys()].filter((n) => n !== 'x-request-id').sort();
+    expect(headerNames(wrong)).toEqual(headerNames(unknown));
+    expect(unknown.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('repeated wrong passwords for one user are throttled with 429 rate_limited and Retry-After, even from new addresses', async () => {
+    const bff = createBff({ ...h.config });
+    try {
+      for (let i = 0; i < 5; i += 1)
+        expect((await signIn(bff.app, 'us-tree', 'nope', `10.1.0.${i}`)).status).toBe(401);
+      const locked = await signIn(bff.app, 'us-tree', PASSWORD, '10.1.0.99');
+      expect(locked.status).toBe(429);
+      expect(await codeOf(locked)).toBe('rate_limited');
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('repeated failures from one address are throttled across usernames', async () => {
+    const bff = createBff({ ...h.config });
+    try {
+      for (let i = 0; i < 5; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
+      expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(429);
+      expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.2')).status).toBe(200);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('a successful sign-in does not reset the failures counted against its address', async () => {
+    const bff = createBff({ ...h.config });
+    try {
+      for (let i = 0; i < 4; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.3.0.1');
+      expect((await signIn(bff.app, 'demo', PASSWORD, '10.3.0.1')).status).toBe(200);
+      expect((await signIn(bff.app, 'guess-4', 'nope', '10.3.0.1')).status).toBe(401);
+      expect((await signIn(bff.app, 'guess-5', 'nope', '10.3.0.1')).status).toBe(429);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it.each([
+    ['malformed JSON', '{"username":'],
+    ['missing password', '{"username":"demo"}'],
+    ['extra fields', JSON.stringify({ username: 'demo', password: PASSWORD, admin: true })],
+    ['a too large body', JSON.stringify({ username: 'demo', password: 'x'.repeat(10_000) })],
+  ])('a sign-in with %s is a 4xx problem, never a session', async (_name, body) => {
+    const response = await h.call('/api/session', { method: 'POST', body });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(await codeOf(response)).toBe('invalid_parameter');
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});

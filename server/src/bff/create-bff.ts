@@ -1,0 +1,127 @@
+import type { Company, Environment } from '@payments/shared';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
+import { requireCsrfHeader, requireSession } from './api-guards.ts';
+import {
+  type Authenticator,
+  createAuthenticator,
+  createSessionSealer,
+  createThrottle,
+  deriveKey,
+  type Throttle,
+  type UserStore,
+} from './auth/index.ts';
+import type { BffDeps, BffEnv } from './bff-env.ts';
+import { createCompanyScope } from './company-scope.ts';
+import { configRoute } from './config-route.ts';
+import { createCursorTokens } from './cursor-token.ts';
+import { healthRoutes } from './health-routes.ts';
+import { paymentsRoutes } from './payments-routes.ts';
+import { problemResponse } from './problem-response.ts';
+import { type Logger, logEvent, requestLog, stdoutLogger } from './request-log.ts';
+import { isSecureRequest } from './request-origin.ts';
+import { securityHeaders } from './security-headers.ts';
+import { sessionRoutes } from './session-routes.ts';
+import { createWebAssets } from './web-assets.ts';
+
+export interface BffConfig {
+  environment: Environment;
+  /** Key material for sessions and cursor tokens; every replica must share it. */
+  appSecret: string;
+  /** The Payments API and our credentials for it. */
+  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log'>;
+  /** The credentials' company tree (validated); its root is the own company. */
+  companies: readonly Company[];
+  users: UserStore;
+  timeZone?: string;
+  sessionMaxAgeSeconds?: number;
+  trustProxy?: boolean;
+  /** The built SPA; null serves none (tests of the API alone). */
+  webDistDir?: string | null;
+  logger?: Logger;
+  now?: () => number;
+  throttle?: Throttle;
+  /** Tests pass one with a cheap dummy hash; the default runs scrypt at the production cost. */
+  authenticator?: Authenticator;
+  readyCacheMs?: number;
+}
+
+const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
+
+/**
+ * The backend-for-frontend: the only holder of the upstream credentials and the only door from the browser to
+ * the payments. Stateless (sessions and cursors are sealed with keys derived from `appSecret`), so any number
+ * of replicas can run behind a load balancer.
+ */
+export function createBff(config: BffConfig) {
+  const root = config.companies.find((company) => company.parent_id === null);
+  if (!root) throw new Error('companies: the tree has no root company');
+  const logger = config.logger ?? stdoutLogger;
+  const now = config.now ?? Date.now;
+  const sessionMaxAgeSeconds = config.sessionMaxAgeSeconds ?? 8 * 3600;
+  const trustProxy = config.trustProxy ?? false;
+  const upstream = createUpstreamClient({
+    ...config.upstream,
+    ownCompanyId: root.id,
+    log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
+  });
+  const deps: BffDeps = {
+    environment: config.environment,
+    timeZone: config.timeZone ?? 'UTC',
+    companies: config.companies,
+    ownCompanyId: root.id,
+    scope: createCompanyScope(config.companies, root.id),
+    users: config.users,
+    sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
+    authenticator: config.authenticator ?? createAuthenticator(config.users),
+    throttle: config.throttle ?? createThrottle({ now }),
+    cursorTokens: createCursorTokens(deriveKey(config.appSecret, 'cursor')),
+    upstream,
+    sessionMaxAgeSeconds,
+    trustProxy,
+    logger,
+    now,
+  };
+  const web = createWebAssets(config.webDistDir === undefined ? null : config.webDistDir);
+
+  // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
+  const api = new Hono<BffEnv>()
+    .use(requireCsrfHeader())
+    .use(requireSession(deps, (method, path) => method === SIGN_IN.method && path === SIGN_IN.path))
+    .route('/session', sessionRoutes(deps))
+    .route('/config', configRoute(deps))
+    .route('/payments', paymentsRoutes(deps));
+
+  const app = new Hono<BffEnv>()
+    .use(requestLog(logger))
+    .use(securityHeaders({ isSecure: (url, header) => isSecureRequest(url, header, trustProxy) }))
+    .route('/api', api)
+    .route('/', healthRoutes(deps, config.readyCacheMs ?? 5_000));
+
+  app.get('*', (c) =>
+    c.req.path === '/api' || c.req.path.startsWith('/api/')
+      ? problemResponse(c, 'not_found', 404, 'no such API route')
+      : web.handle(c),
+  );
+  app.notFound((c) => problemResponse(c, 'not_found', 404, 'no such route'));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException && error.status < 500)
+      return problemResponse(c, 'invalid_parameter', error.status as ContentfulStatusCode, error.message);
+    logEvent(logger, 'error', { msg: 'unhandled', id: c.get('requestId'), error: error.name });
+    return problemResponse(c, 'internal_error', 500, 'something went wrong on our side');
+  });
+
+  return {
+    app,
+    /** The built SPA files being served (paths), for the credential scan. */
+    webPaths: web.paths,
+    async close() {
+      await upstream.close();
+    },
+  };
+}
+
+/** The BFF's routes as types, for `hc<AppType>()` in the web app. */
+export type AppType = ReturnType<typeof createBff>['app'];

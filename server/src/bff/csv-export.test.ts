@@ -1,0 +1,131 @@
+import type { PaymentPage } from '@payments/shared';
+import { describe, expect, it } from 'vitest';
+import type { UpstreamResult } from '../upstream/index.ts';
+import {
+  columnsFor,
+  createCsvExportStream,
+  csvCell,
+  csvRow,
+  ExportInterrupted,
+  KNOWN_COLUMNS,
+} from './csv-export.ts';
+
+describe('CSV cells', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    ['ünïcødé €', 'ünïcødé €'],
+  ])('quotes %j as RFC 4180 wants', (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it.each([
+    ['=HYPERLINK("http://x")', `"'=HYPERLINK(""http://x"")"`],
+    ['+1+1', "'+1+1"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tTAB', "'\tTAB"],
+    ['\rCR', `"'\rCR"`],
+  ])('neutralises the formula-like %j', (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it('leaves numbers alone, negative ones included, and writes nothing for null', () => {
+    expect(csvCell(-500)).toBe('-500');
+    expect(csvCell(0)).toBe('0');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(true)).toBe('true');
+  });
+
+  it('writes nested values as JSON, quoted', () => {
+    expect(csvCell({ a: 1, b: [2] })).toBe('"{""a"":1,""b"":[2]}"');
+  });
+
+  it('ends each row with CRLF', () => {
+    expect(csvRow(['a', 1, null])).toBe('a,1,\r\n');
+  });
+});
+
+describe('CSV columns', () => {
+  it('are the known columns, then unknown fields of the first page, then other_fields', () => {
+    expect(
+      columnsFor([
+        { id: 'p1', fee: 1 },
+        { id: 'p2', tags: [], fee: 2 },
+      ]),
+    ).toEqual([...KNOWN_COLUMNS, 'fee', 'tags', 'other_fields']);
+  });
+});
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+const page = (ids: string[], next: string | null, extra: Record<string, unknown> = {}): PaymentPage => ({
+  data: ids.map((id) => ({ id, amount: 1, ...extra })),
+  next_cursor: next,
+  has_more: next !== null,
+});
+
+describe('CSV export stream', () => {
+  it('follows the cursors to the end; fields first seen later go to other_fields', async () => {
+    const pages: Record<string, PaymentPage> = {
+      c1: page(['p2'], 'c2', { late: 'x' }),
+      c2: page(['p3'], null),
+    };
+    const ends: unknown[] = [];
+    const stream = createCsvExportStream({
+      firstPage: page(['p1'], 'c1'),
+      fetchPage: async (cursor) => ({ ok: true, value: pages[cursor] as PaymentPage, attempts: 1 }),
+      onEnd: (outcome) => ends.push(outcome),
+    });
+    const lines = (await readAll(stream)).split('\r\n');
+    expect(lines[0]).toBe(`${KNOWN_COLUMNS.join(',')},other_fields`);
+    expect(lines.slice(1)).toEqual(['p1,,,,1,,,,,', 'p2,,,,1,,,,,"{""late"":""x""}"', 'p3,,,,1,,,,,', '']);
+    expect(ends).toEqual([{ rows: 3, attempts: 2, failure: undefined }]);
+  });
+
+  it('errors the stream when a later page fails, so the file cannot look complete', async () => {
+    const failed: UpstreamResult<PaymentPage> = {
+      ok: false,
+      failure: { code: 'upstream_timeout', status: 504, detail: 'slow' },
+      attempts: 4,
+    };
+    const stream = createCsvExportStream({ firstPage: page(['p1'], 'c1'), fetchPage: async () => failed });
+    await expect(readAll(stream)).rejects.toBeInstanceOf(ExportInterrupted);
+  });
+
+  it('errors instead of looping when the upstream repeats a cursor', async () => {
+    const stream = createCsvExportStream({
+      firstPage: page(['p1'], 'same'),
+      fetchPage: async () => ({ ok: true, value: page(['p2'], 'same'), attempts: 1 }),
+    });
+    await expect(readAll(stream)).rejects.toMatchObject({ failure: { code: 'upstream_bad_response' } });
+  });
+
+  it('fetches the next page only when the reader asks (backpressure): at most one page ahead', async () => {
+    let fetched = 0;
+    let n = 0;
+    const stream = createCsvExportStream({
+      firstPage: page(['p0'], 'c0'),
+      fetchPage: async () => {
+        fetched += 1;
+        n += 1;
+        return { ok: true, value: page([`p${n}`], `c${n}`), attempts: 1 };
+      },
+    });
+    const reader = stream.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetched).toBeLessThanOrEqual(1);
+    await reader.read();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetched).toBeLessThanOrEqual(3);
+    await reader.cancel();
+  });
+});

@@ -1,0 +1,76 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { CURSOR_PATTERN } from '@payments/shared';
+
+/** What a pagination session is bound to: the next page must be asked for with exactly these. */
+export interface CursorBinding {
+  user: string;
+  company: string;
+  status: string | undefined;
+  dateFrom: string | undefined;
+}
+
+export type OpenedCursor =
+  | { ok: true; upstreamCursor: string }
+  | { ok: false; reason: 'invalid' | 'mismatch' };
+
+export interface CursorTokens {
+  /** Wraps an upstream cursor; null when the result would not fit the shared cursor shape. */
+  wrap(upstreamCursor: string, binding: CursorBinding): string | null;
+  open(token: string, binding: CursorBinding): OpenedCursor;
+}
+
+const VERSION = 'c1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * The BFF's own cursor: AES-256-GCM sealed, so the browser can neither read the upstream cursor nor change the
+ * binding. Stateless: any process holding the same key (derived from `APP_SECRET`) opens it.
+ */
+export function createCursorTokens(key: Buffer): CursorTokens {
+  if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
+  return {
+    wrap(upstreamCursor, binding) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const plain = JSON.stringify([
+        binding.user,
+        binding.company,
+        binding.status ?? null,
+        binding.dateFrom ?? null,
+        upstreamCursor,
+      ]);
+      const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      const token = `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+      return CURSOR_PATTERN.test(token) ? token : null;
+    },
+    open(token, binding) {
+      const raw = token.startsWith(`${VERSION}.`) ? Buffer.from(token.slice(3), 'base64url') : null;
+      if (!raw || raw.length <= IV_BYTES + TAG_BYTES) return { ok: false, reason: 'invalid' };
+      let fields: unknown;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+        const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+        fields = JSON.parse(plain.toString('utf8'));
+      } catch {
+        return { ok: false, reason: 'invalid' };
+      }
+      if (!Array.isArray(fields) || fields.length !== 5 || typeof fields[4] !== 'string')
+        return { ok: false, reason: 'invalid' };
+      const [user, company, status, dateFrom, upstreamCursor] = fields as [
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+        string,
+      ];
+      const matches =
+        user === binding.user &&
+        company === binding.company &&
+        status === (binding.status ?? null) &&
+        dateFrom === (binding.dateFrom ?? null);
+      return matches ? { ok: true, upstreamCursor } : { ok: false, reason: 'mismatch' };
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { type ErrorCode, PROBLEM_CONTENT_TYPE, problem } from '@payments/shared';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/**
+ * An RFC 9457 problem+json response; the one way the BFF answers with an error. Built with `c.json` so that
+ * `hono/client` sees the problem body in each route's types (the content type is still problem+json).
+ */
+export function problemResponse<S extends ContentfulStatusCode>(
+  c: Context,
+  code: ErrorCode,
+  status: S,
+  detail: string,
+  options: { retryAfterSeconds?: number | undefined; extra?: Record<string, unknown> } = {},
+) {
+  const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
+  if (options.retryAfterSeconds !== undefined) headers['retry-after'] = String(options.retryAfterSeconds);
+  return c.json(problem(code, status, detail, options.extra), status, headers);
+}

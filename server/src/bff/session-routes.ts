@@ -1,0 +1,80 @@
+import { type Session, signInSchema } from '@payments/shared';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { deleteCookie, setCookie } from 'hono/cookie';
+import { validator } from 'hono/validator';
+import { sessionCookieName, sessionCookieOptions, signInThrottleKeys } from './auth/index.ts';
+import type { BffDeps, BffEnv } from './bff-env.ts';
+import { problemResponse } from './problem-response.ts';
+import { clientAddress, isSecureRequest } from './request-origin.ts';
+
+const sessionOf = (username: string, exp: number): Session => ({
+  username,
+  expires_at: new Date(exp * 1000).toISOString(),
+});
+
+/** `/api/session`: sign in (the one `/api` route without a session), read, sign out. */
+export function sessionRoutes(deps: BffDeps) {
+  const secure = (url: string, header: (n: string) => string | undefined) =>
+    isSecureRequest(url, header, deps.trustProxy);
+  return new Hono<BffEnv>()
+    .post(
+      '/',
+      bodyLimit({
+        maxSize: 4 * 1024,
+        onError: (c) => problemResponse(c, 'invalid_parameter', 413, 'the sign-in body is too large'),
+      }),
+      validator('json', (value, c) => {
+        const parsed = signInSchema.safeParse(value);
+        return parsed.success
+          ? parsed.data
+          : problemResponse(c, 'invalid_parameter', 400, 'send JSON {"username": "…", "password": "…"}');
+      }),
+      async (c) => {
+        const { username, password } = c.req.valid('json');
+        const keys = signInThrottleKeys(username, clientAddress(c, deps.trustProxy));
+        const gate = deps.throttle.check(keys);
+        if (!gate.allowed)
+          return problemResponse(
+            c,
+            'rate_limited',
+            429,
+            'too many failed sign-ins; wait before trying again',
+            {
+              retryAfterSeconds: gate.retryAfterSeconds,
+            },
+          );
+        const user = await deps.authenticator.authenticate(username, password);
+        if (user === null) {
+          deps.throttle.fail(keys);
+          // One answer for unknown user and wrong password alike.
+          return problemResponse(c, 'invalid_credentials', 401, 'the username or the password is wrong');
+        }
+        // Only the user's own count is cleared: clearing the address's too would let one valid account reset
+        // the address budget and keep guessing other users' passwords.
+        deps.throttle.succeed(keys.filter((key) => key.startsWith('user:')));
+        const isSecure = secure(c.req.url, (n) => c.req.header(n));
+        // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
+        const { value, claims } = deps.sealer.seal(user.username);
+        setCookie(
+          c,
+          sessionCookieName(isSecure),
+          value,
+          sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
+        );
+        c.set('user', user);
+        return c.json(sessionOf(user.username, claims.exp), 200);
+      },
+    )
+    .get('/', (c) => c.json(sessionOf(c.var.user.username, c.var.session.exp), 200))
+    .delete('/', (c) => {
+      const isSecure = secure(c.req.url, (n) => c.req.header(n));
+      deleteCookie(c, sessionCookieName(isSecure), {
+        path: '/',
+        secure: isSecure,
+        httpOnly: true,
+        sameSite: 'Strict',
+      });
+      return c.body(null, 204);
+    });
+}

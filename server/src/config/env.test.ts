@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './env.ts';
+
+const production = {
+  PAYMENTS_ENVIRONMENT: 'production',
+  PAYMENTS_BASE_URL: 'https://payments.example/v1',
+  PAYMENTS_SECRET_ID: 'id',
+  PAYMENTS_SECRET_PASSWORD: 'pw',
+  PAYMENTS_COMPANIES_FILE: 'companies.json',
+  APP_SECRET: 's'.repeat(32),
+  AUTH_USERS_FILE: 'users.json',
+};
+
+describe('configuration', () => {
+  it('defaults to the embedded sandbox on 127.0.0.1:3000', () => {
+    expect(parseConfig({})).toMatchObject({
+      environment: 'sandbox',
+      baseUrl: undefined,
+      port: 3000,
+      host: '127.0.0.1',
+      sandboxPort: 4010,
+      timeZone: 'UTC',
+      demoPassword: 'demo',
+      sessionMaxAgeSeconds: 28_800,
+      trustProxy: false,
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseConfig({ PORT: '', PAYMENTS_BASE_URL: '' }).port).toBe(3000);
+  });
+
+  it('accepts a complete production configuration', () => {
+    expect(parseConfig(production)).toMatchObject({
+      environment: 'production',
+      baseUrl: production.PAYMENTS_BASE_URL,
+    });
+  });
+
+  it.each([
+    [{ PORT: '0' }, 'PORT: must be an integer 1–65535'],
+    [{ PORT: '3000x' }, 'PORT: must be an integer 1–65535'],
+    [{ SANDBOX_PORT: '99999' }, 'SANDBOX_PORT: must be an integer 1–65535'],
+    [{ PAYMENTS_ENVIRONMENT: 'staging' }, 'PAYMENTS_ENVIRONMENT: must be one of sandbox, production'],
+    [{ PAYMENTS_BASE_URL: 'not a url' }, 'PAYMENTS_BASE_URL: must be an http(s) URL'],
+    [{ PAYMENTS_TIME_ZONE: 'Europe/Atlantis' }, 'PAYMENTS_TIME_ZONE: must be an IANA time zone'],
+    [{ APP_SECRET: 'short' }, 'APP_SECRET: must be at least 32 characters'],
+    [{ SESSION_MAX_AGE: '10' }, 'SESSION_MAX_AGE: must be at least 60 seconds'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be true or false'],
+    [{ ...production, APP_SECRET: undefined }, 'APP_SECRET: is required in production'],
+    [{ ...production, AUTH_USERS_FILE: undefined }, 'AUTH_USERS_FILE: is required in production'],
+    [{ ...production, PAYMENTS_BASE_URL: undefined }, 'PAYMENTS_BASE_URL: is required in production'],
+    [
+      { ...production, PAYMENTS_SECRET_ID: 'sandbox_id' },
+      'PAYMENTS_SECRET_ID: the sandbox credentials cannot',
+    ],
+    [
+      { ...production, PAYMENTS_SECRET_PASSWORD: 'sandbox_secret' },
+      'PAYMENTS_SECRET_ID: the sandbox credentials',
+    ],
+    [{ ...production, PAYMENTS_SECRET_PASSWORD: '' }, 'PAYMENTS_SECRET_PASSWORD: is required'],
+    [
+      { PAYMENTS_BASE_URL: 'http://x/v1', PAYMENTS_SECRET_ID: 'a', PAYMENTS_SECRET_PASSWORD: 'b' },
+      'PAYMENTS_COMPANIES_FILE: is required',
+    ],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ENVIRONMENTS, type Environment } from '@payments/shared';
+import { z } from 'zod';
+import { DEFAULT_CREDENTIALS } from '../sandbox/index.ts';
+
+/** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+
+/** A configuration problem, phrased as the one line the start prints: `VARIABLE: what is wrong`. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Everything the process is configured with, parsed once. Undefined means "not set". */
+export interface Settings {
+  environment: Environment;
+  /** Unset: the embedded sandbox. */
+  baseUrl: string | undefined;
+  secretId: string | undefined;
+  secretPassword: string | undefined;
+  companiesFile: string | undefined;
+  /** Unset only in sandbox mode, where a random per-process secret is used. */
+  appSecret: string | undefined;
+  usersFile: string | undefined;
+  demoPassword: string;
+  timeZone: string;
+  port: number;
+  host: string;
+  sandboxPort: number;
+  sessionMaxAgeSeconds: number;
+  trustProxy: boolean;
+  webDistDir: string;
+}
+
+const port = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be an integer 1–65535')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be an integer 1–65535').max(65535, 'must be an integer 1–65535'))
+    .default(fallback);
+
+const text = z.string().min(1, 'must not be empty');
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const envSchema = z
+  .object({
+    PAYMENTS_BASE_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL including the version segment, e.g. …/v1' })
+      .optional(),
+    PAYMENTS_SECRET_ID: text.optional(),
+    PAYMENTS_SECRET_PASSWORD: text.optional(),
+    PAYMENTS_ENVIRONMENT: z
+      .enum(ENVIRONMENTS, { error: `must be one of ${ENVIRONMENTS.join(', ')}` })
+      .default('sandbox'),
+    PAYMENTS_COMPANIES_FILE: text.optional(),
+    APP_SECRET: z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)')
+      .optional(),
+    AUTH_USERS_FILE: text.optional(),
+    DEMO_PASSWORD: text.default('demo'),
+    PAYMENTS_TIME_ZONE: z
+      .string()
+      .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+      .default('UTC'),
+    PORT: port(3000),
+    HOST: text.default('127.0.0.1'),
+    SANDBOX_PORT: port(4010),
+    SESSION_MAX_AGE: z
+      .string()
+      .regex(/^\d{1,7}$/, 'must be a number of seconds from 60 to 604800')
+      .transform(Number)
+      .pipe(z.number().min(60, 'must be at least 60 seconds').max(604_800, 'must be at most 7 days (604800)'))
+      .default(8 * 3600),
+    TRUST_PROXY: z
+      .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
+      .transform((v) => v === '1' || v === 'true')
+      .default(false),
+    WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
+  })
+  .superRefine((env, ctx) => {
+    const need = (name: keyof typeof env, why: string) => {
+      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: why });
+    };
+    if (env.PAYMENTS_ENVIRONMENT === 'production') {
+      need('PAYMENTS_BASE_URL', 'is required in production (the sandbox is never embedded there)');
+      need('APP_SECRET', 'is required in production');
+      need('AUTH_USERS_FILE', 'is required in production (there is no demo user)');
+      const sandboxIds = Object.values(DEFAULT_CREDENTIALS).map((c) => c.secretId as string);
+      const sandboxPasswords = Object.values(DEFAULT_CREDENTIALS).map((c) => c.secretPassword as string);
+      if (
+        sandboxIds.includes(env.PAYMENTS_SECRET_ID ?? '') ||
+        sandboxPasswords.includes(env.PAYMENTS_SECRET_PASSWORD ?? '')
+      )
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYMENTS_SECRET_ID'],
+          message: 'the sandbox credentials cannot be used in production',
+        });
+    }
+    if (env.PAYMENTS_BASE_URL !== undefined) {
+      need('PAYMENTS_SECRET_ID', 'is required when PAYMENTS_BASE_URL is set');
+      need('PAYMENTS_SECRET_PASSWORD', 'is required when PAYMENTS_BASE_URL is set');
+      need(
+        'PAYMENTS_COMPANIES_FILE',
+        'is required when PAYMENTS_BASE_URL is set (the API cannot list companies)',
+      );
+    }
+  });
+
+/**
+ * Parses the environment once. Empty values count as unset (a blank line in `.env` must not mean "empty
+ * password"). Throws ConfigError naming the first bad variable.
+ */
+export function parseConfig(env: Record<string, string | undefined>): Settings {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((name) => [name, env[name]] as const)
+      .filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`${String(issue?.path[0] ?? 'environment')}: ${issue?.message ?? 'is invalid'}`);
+  }
+  const e = result.data;
+  return {
+    environment: e.PAYMENTS_ENVIRONMENT,
+    baseUrl: e.PAYMENTS_BASE_URL,
+    secretId: e.PAYMENTS_SECRET_ID,
+    secretPassword: e.PAYMENTS_SECRET_PASSWORD,
+    companiesFile: e.PAYMENTS_COMPANIES_FILE,
+    appSecret: e.APP_SECRET,
+    usersFile: e.AUTH_USERS_FILE,
+    demoPassword: e.DEMO_PASSWORD,
+    timeZone: e.PAYMENTS_TIME_ZONE,
+    port: e.PORT,
+    host: e.HOST,
+    sandboxPort: e.SANDBOX_PORT,
+    sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: resolve(e.WEB_DIST_DIR),
+  };
+}
+
+/** The one place that reads `process.env`, after `.env` (working directory first, then the repository root). */
+export function loadEnvironment(): Record<string, string | undefined> {
+  for (const file of [resolve('.env'), join(REPO_ROOT, '.env')]) {
+    if (existsSync(file)) {
+      process.loadEnvFile(file);
+      break;
+    }
+  }
+  return { ...process.env };
+}
+
+/** `parseConfig(loadEnvironment())`. */
+export function loadConfig(): Settings {
+  return parseConfig(loadEnvironment());
+}

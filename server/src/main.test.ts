@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { closedPort } from './upstream/testing/serve-on-loopback.ts';
+
+const MAIN = new URL('./main.ts', import.meta.url).pathname;
+
+/** Runs `node src/main.ts` with exactly this environment (no inherited PAYMENTS_*), until it exits or `until` matches. */
+function run(env: Record<string, string>, until?: RegExp) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', SANDBOX_SEED_COUNT: '200', ...env },
+      cwd: new URL('..', import.meta.url).pathname,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (until?.test(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('pnpm start (server/src/main.ts)', () => {
+  it.each([
+    [{ PORT: '70000' }, 'config error: PORT: must be an integer 1–65535'],
+    [{ PAYMENTS_TIME_ZONE: 'Nowhere/Land' }, 'config error: PAYMENTS_TIME_ZONE:'],
+    [
+      { PAYMENTS_ENVIRONMENT: 'production', PAYMENTS_BASE_URL: 'https://api.example/v1' },
+      'config error: APP_SECRET: is required in production',
+    ],
+    [
+      {
+        PAYMENTS_ENVIRONMENT: 'production',
+        PAYMENTS_BASE_URL: 'https://api.example/v1',
+        APP_SECRET: 'x'.repeat(40),
+        PAYMENTS_SECRET_ID: 'id',
+        PAYMENTS_SECRET_PASSWORD: 'pw',
+        PAYMENTS_COMPANIES_FILE: '/nonexistent.json',
+      },
+      'config error: AUTH_USERS_FILE: is required in production',
+    ],
+    [{ PAYMENTS_BASE_URL: 'https://api.example/v1' }, 'config error: PAYMENTS_SECRET_ID: is required'],
+    [
+      {
+        PAYMENTS_BASE_URL: 'https://api.example/v1',
+        PAYMENTS_SECRET_ID: 'id',
+        PAYMENTS_SECRET_PASSWORD: 'pw',
+        PAYMENTS_COMPANIES_FILE: '/nonexistent.json',
+      },
+      'config error: PAYMENTS_COMPANIES_FILE: /nonexistent.json cannot be read',
+    ],
+    [{ SANDBOX_FAULTS: 'error_500=7' }, 'config error: '],
+  ])('bad configuration %j stops with one line naming the variable, exit 1', async (env, line) => {
+    const result = await run(env);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(line);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a port in use stops with one clear line, exit 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = await run({ PORT: String(port), SANDBOX_PORT: String(await closedPort()) });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `BFF: port ${port} on 127.0.0.1 is already in use (set PORT to another port)`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('sandbox mode starts both servers, prints the URL and the demo sign-in, and stops cleanly on SIGTERM', async () => {
+    const port = await closedPort();
+    const result = await run(
+      { PORT: String(port), SANDBOX_PORT: String(await closedPort()), DEMO_PASSWORD: 'let-me-in-please' },
+      /Sign in as demo/,
+    );
+    expect(result.stdout).toContain(`Payments dashboard: http://127.0.0.1:${port}  (sandbox)`);
+    expect(result.stdout).toContain('Sign in as demo / let-me-in-please');
+    expect(result.code).toBe(0);
+  });
+});

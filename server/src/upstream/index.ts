@@ -1,0 +1,2 @@
+export * from './retry-policy.ts';
+export * from './upstream-client.ts';

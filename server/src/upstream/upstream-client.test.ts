@@ -1,0 +1,235 @@
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort, type LoopbackServer, serveOnLoopback } from './testing/serve-on-loopback.ts';
+import {
+  createUpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamLogEvent,
+} from './upstream-client.ts';
+
+const credentials = { secretId: 'client-id-7', secretPassword: 'very-secret-password' };
+const page = { data: [{ id: 'p1', amount: 5 }], next_cursor: null, has_more: false };
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function upstream(app: Hono): Promise<LoopbackServer> {
+  const server = await serveOnLoopback(app);
+  cleanups.push(server.close);
+  return server;
+}
+
+function client(baseUrl: string, extra: Partial<UpstreamClientOptions> = {}) {
+  const c = createUpstreamClient({
+    baseUrl,
+    credentials,
+    ownCompanyId: 'root',
+    attemptTimeoutMs: 2_000,
+    deadlineMs: 5_000,
+    backoffBaseMs: 10,
+    backoffCapMs: 50,
+    ...extra,
+  });
+  cleanups.push(c.close);
+  return c;
+}
+
+/** An upstream that answers each request with the next scripted response, then repeats the last one. */
+function scripted(...responses: Array<() => Response | Promise<Response>>) {
+  let calls = 0;
+  const app = new Hono();
+  app.get('/v1/payments/', () => {
+    const respond = responses[Math.min(calls, responses.length - 1)] as () => Response;
+    calls += 1;
+    return respond();
+  });
+  return { app, calls: () => calls };
+}
+
+const first = { limit: 10 };
+const ctx = { companyId: 'root' };
+
+describe('upstream client: failures end in the right problem code', () => {
+  it('a refused connection is retried, then reported as upstream_unavailable', async () => {
+    const result = await client(`http://127.0.0.1:${await closedPort()}/v1`).listPayments(first, ctx);
+    expect(result).toMatchObject({
+      ok: false,
+      attempts: 4,
+      failure: { code: 'upstream_unavailable', status: 502 },
+    });
+  });
+
+  it('an upstream that never answers ends as upstream_timeout within the deadline', async () => {
+    const { app } = scripted(() => new Promise<Response>(() => {}));
+    const server = await upstream(app);
+    const started = Date.now();
+    const result = await client(`${server.origin}/v1`, {
+      attemptTimeoutMs: 150,
+      deadlineMs: 600,
+    }).listPayments(first, ctx);
+    expect(result).toMatchObject({ ok: false, failure: { code: 'upstream_timeout', status: 504 } });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('a 500 is not retried and becomes upstream_unavailable', async () => {
+    const fake = scripted(() => new Response('boom', { status: 500 }));
+    const server = await upstream(fake.app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result).toMatchObject({ ok: false, attempts: 1, failure: { code: 'upstream_unavailable' } });
+    expect(fake.calls()).toBe(1);
+  });
+
+  it('a 503 followed by a good page is retried and succeeds', async () => {
+    const fake = scripted(
+      () => new Response('busy', { status: 503 }),
+      () => Response.json(page),
+    );
+    const server = await upstream(fake.app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result).toEqual({ ok: true, value: page, attempts: 2 });
+  });
+
+  it('a 429 with Retry-After is waited out before the retry', async () => {
+    const fake = scripted(
+      () => new Response('slow down', { status: 429, headers: { 'Retry-After': '1' } }),
+      () => Response.json(page),
+    );
+    const server = await upstream(fake.app);
+    const started = Date.now();
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result.ok).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+  });
+
+  it('a 429 whose Retry-After passes the deadline becomes rate_limited carrying the wait', async () => {
+    const fake = scripted(() => new Response('{}', { status: 429, headers: { 'Retry-After': '30' } }));
+    const server = await upstream(fake.app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result).toMatchObject({
+      ok: false,
+      attempts: 1,
+      failure: { code: 'rate_limited', status: 503, retryAfterSeconds: 30 },
+    });
+  });
+
+  it.each([
+    ['malformed JSON', () => new Response('{"data": [', { status: 200 })],
+    [
+      'has_more=true with a null cursor',
+      () => Response.json({ data: [], has_more: true, next_cursor: null }),
+    ],
+    ['has_more=false with a cursor', () => Response.json({ data: [], has_more: false, next_cursor: 'x' })],
+    [
+      'a record without id',
+      () => Response.json({ data: [{ amount: 1 }], has_more: false, next_cursor: null }),
+    ],
+    ['an HTML error page with status 200', () => new Response('<html>oops</html>', { status: 200 })],
+    ['an unexpected 404', () => new Response('not here', { status: 404 })],
+  ])('%s becomes upstream_bad_response', async (_name, respond) => {
+    const server = await upstream(scripted(respond).app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result).toMatchObject({ ok: false, failure: { code: 'upstream_bad_response', status: 502 } });
+  });
+
+  it('an upstream 401 becomes 502 upstream_rejected_credentials, not retried', async () => {
+    const fake = scripted(() => new Response('{"error":"bad auth"}', { status: 401 }));
+    const server = await upstream(fake.app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
+    expect(result).toMatchObject({
+      ok: false,
+      failure: { code: 'upstream_rejected_credentials', status: 502 },
+    });
+    expect(fake.calls()).toBe(1);
+  });
+
+  it('an upstream 403 becomes 403 forbidden_company', async () => {
+    const server = await upstream(scripted(() => new Response('no', { status: 403 })).app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, { companyId: 'child' });
+    expect(result).toMatchObject({ ok: false, failure: { code: 'forbidden_company', status: 403 } });
+  });
+
+  it('a 400 naming the cursor, when a cursor was sent, becomes cursor_mismatch', async () => {
+    const body = JSON.stringify({ code: 'invalid_cursor' });
+    const server = await upstream(scripted(() => new Response(body, { status: 400 })).app);
+    const c = client(`${server.origin}/v1`);
+    expect(await c.listPayments({ limit: 5, cursor: 'abc' }, ctx)).toMatchObject({
+      failure: { code: 'cursor_mismatch', status: 400 },
+    });
+    expect(await c.listPayments({ limit: 5 }, ctx)).toMatchObject({
+      failure: { code: 'upstream_bad_response', status: 502 },
+    });
+  });
+
+  it('a cancelled request stops at once and says so', async () => {
+    const server = await upstream(scripted(() => new Promise<Response>(() => {})).app);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    const result = await client(`${server.origin}/v1`).listPayments(first, {
+      ...ctx,
+      signal: controller.signal,
+    });
+    expect(result).toMatchObject({ ok: false, failure: { aborted: true } });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('upstream client: what goes upstream', () => {
+  it('sends Basic credentials, the query built with URLSearchParams, and X-Company-Id only for other companies', async () => {
+    const seen: Array<{ url: string; headers: Record<string, string> }> = [];
+    const app = new Hono();
+    app.get('/v1/payments/', (c) => {
+      seen.push({ url: c.req.url, headers: c.req.header() });
+      return Response.json(page);
+    });
+    const server = await upstream(app);
+    const c = client(`${server.origin}/v1`);
+    await c.listPayments(
+      { limit: 7, status: 'COMPLETED', date_from: '2026-01-01T00:00:00', cursor: 'a+b/c=&d' },
+      ctx,
+    );
+    await c.listPayments({ limit: 7 }, { companyId: 'child-1' });
+    const [own, child] = seen;
+    const url = new URL(own?.url ?? '');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      limit: '7',
+      status: 'COMPLETED',
+      date_from: '2026-01-01T00:00:00',
+      cursor: 'a+b/c=&d',
+    });
+    expect(own?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${credentials.secretId}:${credentials.secretPassword}`).toString('base64')}`,
+    );
+    expect(own?.headers['x-company-id']).toBeUndefined();
+    expect(child?.headers['x-company-id']).toBe('child-1');
+    expect(Object.keys(child?.headers ?? {}).sort()).toEqual([
+      'accept',
+      'authorization',
+      'connection',
+      'host',
+      'x-company-id',
+    ]);
+  });
+
+  it('keeps connections alive: ten sequential requests open at most two sockets', async () => {
+    const server = await upstream(scripted(() => Response.json(page)).app);
+    const c = client(`${server.origin}/v1`);
+    for (let i = 0; i < 10; i += 1) await c.listPayments(first, ctx);
+    // undici may open a second socket while the first is still settling; a non-pooled client would open ten.
+    expect(server.connections()).toBeLessThanOrEqual(2);
+  });
+
+  it('logs a bounded excerpt of a failing body with the credentials scrubbed', async () => {
+    const echo = `Authorization: Basic ${Buffer.from(`${credentials.secretId}:${credentials.secretPassword}`).toString('base64')} ${credentials.secretPassword} ${'x'.repeat(5_000)}`;
+    const server = await upstream(scripted(() => new Response(echo, { status: 500 })).app);
+    const events: UpstreamLogEvent[] = [];
+    await client(`${server.origin}/v1`, { log: (e) => events.push(e) }).listPayments(first, ctx);
+    const logged = JSON.stringify(events);
+    expect(events).toHaveLength(1);
+    expect(logged).not.toContain(credentials.secretPassword);
+    expect(logged).not.toContain(credentials.secretId);
+    expect(events[0]?.excerpt?.length).toBeLessThanOrEqual(300);
+  });
+});

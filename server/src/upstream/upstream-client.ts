@@ -1,0 +1,358 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ErrorCode, type PaymentPage, paymentPageSchema } from '@payments/shared';
+import { Agent, type Dispatcher } from 'undici';
+import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
+
+export interface UpstreamCredentials {
+  secretId: string;
+  secretPassword: string;
+}
+
+export interface UpstreamClientOptions {
+  /** Base address with its version segment, e.g. `https://api.example.com/v1`. */
+  baseUrl: string;
+  credentials: UpstreamCredentials;
+  /** The caller's own company: requests for it carry no `X-Company-Id` (the spec defines it for children). */
+  ownCompanyId?: string;
+  attemptTimeoutMs?: number;
+  deadlineMs?: number;
+  maxRetries?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  random?: () => number;
+  /** Keep-alive sockets per upstream origin. */
+  connections?: number;
+  /** Receives one event per failed attempt; excerpts are bounded and scrubbed of the credentials. */
+  log?: (event: UpstreamLogEvent) => void;
+}
+
+export interface UpstreamLogEvent {
+  event: 'upstream_attempt_failed';
+  attempt: number;
+  outcome: string;
+  status?: number;
+  excerpt?: string;
+}
+
+/** One list request as the upstream receives it; values are already validated by the caller. */
+export interface ListRequest {
+  limit: number;
+  cursor?: string | undefined;
+  status?: string | undefined;
+  date_from?: string | undefined;
+}
+
+export interface UpstreamFailure {
+  code: ErrorCode;
+  /** The status the BFF answers with. */
+  status: 400 | 403 | 502 | 503 | 504;
+  detail: string;
+  retryAfterSeconds?: number;
+  /** The browser went away; nobody reads the answer. */
+  aborted?: boolean;
+}
+
+export type UpstreamResult<T> =
+  | { ok: true; value: T; attempts: number }
+  | { ok: false; failure: UpstreamFailure; attempts: number };
+
+export interface UpstreamClient {
+  listPayments(
+    query: ListRequest,
+    context: { companyId: string; signal?: AbortSignal | undefined },
+  ): Promise<UpstreamResult<PaymentPage>>;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const EXCERPT_CHARS = 300;
+
+type Attempt =
+  | { kind: 'page'; page: PaymentPage }
+  | { kind: 'status'; status: number; retryAfterMs: number | undefined; excerpt: string }
+  | { kind: 'bad'; detail: string; excerpt: string }
+  | { kind: 'network'; detail: string }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' };
+
+/**
+ * The only door to the Payments API. Built on undici's pooled keep-alive `Agent` (measured several times faster
+ * than `fetch` on this machine, see the bff benchmark). Never throws: every outcome is a value with a code.
+ */
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
+  const deadlineMs = options.deadlineMs ?? 25_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const backoff = {
+    baseMs: options.backoffBaseMs ?? 100,
+    capMs: options.backoffCapMs ?? 2_000,
+    random: options.random ?? Math.random,
+  };
+  const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  const listUrl = new URL('payments/', base);
+  const { secretId, secretPassword } = options.credentials;
+  const basic = Buffer.from(`${secretId}:${secretPassword}`).toString('base64');
+  const authorization = `Basic ${basic}`;
+  const secrets = [basic, secretPassword, secretId].filter((s) => s.length >= 4);
+  const agent = new Agent({
+    connections: options.connections ?? 128,
+    keepAliveTimeout: 30_000,
+    connect: { timeout: attemptTimeoutMs },
+  });
+
+  function scrub(text: string): string {
+    let out = text;
+    for (const secret of secrets) out = out.split(secret).join('[redacted]');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
+    return out.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, EXCERPT_CHARS);
+  }
+
+  /** The body as text, or null when larger than MAX_BODY_BYTES (declared or actual). */
+  async function readBody(response: Dispatcher.ResponseData): Promise<string | null> {
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared)) {
+      if (declared > MAX_BODY_BYTES) return null;
+      // Declared and bounded: undici's own reader is the fast path, and it enforces the length.
+      return response.body.text();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return null;
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  async function attemptOnce(
+    path: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    signal: AbortSignal,
+    caller: AbortSignal | undefined,
+  ): Promise<Attempt> {
+    try {
+      // undici's own timers bound each attempt (headers, then each body gap); `signal` is the overall deadline
+      // joined with the browser going away.
+      const response = await agent.request({
+        origin: listUrl.origin,
+        path,
+        method: 'GET',
+        headers,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await readBody(response);
+      if (text === null) {
+        response.body.destroy();
+        return { kind: 'bad', detail: 'response body too large', excerpt: '' };
+      }
+      if (response.statusCode !== 200) {
+        const retryAfter = response.headers['retry-after'];
+        return {
+          kind: 'status',
+          status: response.statusCode,
+          retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now()),
+          excerpt: scrub(text),
+        };
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return { kind: 'bad', detail: 'response is not JSON', excerpt: scrub(text) };
+      }
+      const parsed = paymentPageSchema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+          kind: 'bad',
+          detail: `envelope invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
+          excerpt: scrub(text),
+        };
+      }
+      return { kind: 'page', page: parsed.data };
+    } catch (error) {
+      if (caller?.aborted) return { kind: 'aborted' };
+      if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
+      return { kind: 'network', detail: errorCode(error) };
+    }
+  }
+
+  async function listPayments(
+    query: ListRequest,
+    context: { companyId: string; signal?: AbortSignal | undefined },
+  ): Promise<UpstreamResult<PaymentPage>> {
+    const params = new URLSearchParams({ limit: String(query.limit) });
+    if (query.cursor !== undefined) params.set('cursor', query.cursor);
+    if (query.status !== undefined) params.set('status', query.status);
+    if (query.date_from !== undefined) params.set('date_from', query.date_from);
+    const url = new URL(listUrl);
+    url.search = params.toString();
+    const path = `${url.pathname}${url.search}`;
+    // Built from scratch on purpose: nothing the browser sent can reach the upstream.
+    const headers: Record<string, string> = { authorization, accept: 'application/json' };
+    if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
+
+    const deadlineAt = Date.now() + deadlineMs;
+    // One timer and one listener per call (AbortSignal.any/timeout per attempt cost more than the request).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const onCallerAbort = () => deadline.abort();
+    context.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    try {
+      return await attemptAll(
+        path,
+        headers,
+        query.cursor !== undefined,
+        deadlineAt,
+        deadline.signal,
+        context.signal,
+      );
+    } finally {
+      clearTimeout(timer);
+      context.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  async function attemptAll(
+    path: string,
+    headers: Record<string, string>,
+    sentCursor: boolean,
+    deadlineAt: number,
+    signal: AbortSignal,
+    caller: AbortSignal | undefined,
+  ): Promise<UpstreamResult<PaymentPage>> {
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      const remaining = deadlineAt - Date.now();
+      const outcome =
+        remaining <= 0
+          ? ({ kind: 'timeout' } as const)
+          : await attemptOnce(path, headers, Math.min(attemptTimeoutMs, remaining), signal, caller);
+      if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts };
+      if (outcome.kind !== 'aborted') {
+        options.log?.({
+          event: 'upstream_attempt_failed',
+          attempt: attempts,
+          outcome: outcome.kind === 'network' ? `network ${outcome.detail}` : outcome.kind,
+          ...(outcome.kind === 'status' ? { status: outcome.status } : {}),
+          ...('excerpt' in outcome && outcome.excerpt ? { excerpt: outcome.excerpt } : {}),
+        });
+      }
+      const retryable =
+        outcome.kind === 'network' ||
+        outcome.kind === 'timeout' ||
+        (outcome.kind === 'status' && RETRYABLE_STATUSES.has(outcome.status));
+      if (retryable && attempts <= maxRetries) {
+        const wait = Math.max(
+          backoffDelay(attempts - 1, backoff),
+          outcome.kind === 'status' ? (outcome.retryAfterMs ?? 0) : 0,
+        );
+        if (Date.now() + wait < deadlineAt) {
+          try {
+            await sleep(wait, undefined, caller ? { signal: caller } : {});
+            continue;
+          } catch {
+            return { ok: false, failure: abortedFailure(), attempts };
+          }
+        }
+      }
+      return { ok: false, failure: failureOf(outcome, sentCursor), attempts };
+    }
+  }
+
+  return {
+    listPayments,
+    async close() {
+      await agent.close();
+    },
+  };
+}
+
+function abortedFailure(): UpstreamFailure {
+  return { code: 'upstream_unavailable', status: 502, detail: 'the request was cancelled', aborted: true };
+}
+
+/** Maps the last outcome to the problem the browser sees; upstream bodies are never echoed. */
+function failureOf(outcome: Exclude<Attempt, { kind: 'page' }>, sentCursor: boolean): UpstreamFailure {
+  switch (outcome.kind) {
+    case 'aborted':
+      return abortedFailure();
+    case 'timeout':
+      return { code: 'upstream_timeout', status: 504, detail: 'the payments service did not answer in time' };
+    case 'network':
+      return { code: 'upstream_unavailable', status: 502, detail: 'the payments service cannot be reached' };
+    case 'bad':
+      return {
+        code: 'upstream_bad_response',
+        status: 502,
+        detail: 'the payments service sent a response that does not follow its interface',
+      };
+    case 'status':
+      return statusFailure(outcome.status, outcome.retryAfterMs, outcome.excerpt, sentCursor);
+  }
+}
+
+function statusFailure(
+  status: number,
+  retryAfterMs: number | undefined,
+  excerpt: string,
+  sentCursor: boolean,
+): UpstreamFailure {
+  if (status === 401)
+    return {
+      code: 'upstream_rejected_credentials',
+      status: 502,
+      detail: 'the payments service rejected the dashboard credentials; an administrator must check them',
+    };
+  if (status === 403)
+    return { code: 'forbidden_company', status: 403, detail: 'the payments service refused this company' };
+  if (status === 429)
+    return {
+      code: 'rate_limited',
+      status: 503,
+      detail: 'the payments service is limiting requests; try again shortly',
+      retryAfterSeconds: Math.max(1, Math.ceil((retryAfterMs ?? 5_000) / 1000)),
+    };
+  if (status === 504)
+    return { code: 'upstream_timeout', status: 504, detail: 'the payments service timed out' };
+  if (status >= 500)
+    return { code: 'upstream_unavailable', status: 502, detail: 'the payments service is failing' };
+  // The real upstream's error bodies are unknown: a 400 that names the cursor is taken as a cursor refusal.
+  if (status === 400 && sentCursor && /cursor/i.test(excerpt))
+    return {
+      code: 'cursor_mismatch',
+      status: 400,
+      detail: 'the payments service no longer accepts this cursor; start again from the first page',
+    };
+  return {
+    code: 'upstream_bad_response',
+    status: 502,
+    detail: `the payments service answered with an unexpected status ${status}`,
+  };
+}
+
+function isTimeoutError(error: unknown): boolean {
+  const code = errorCode(error);
+  return (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'TimeoutError'
+  );
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return 'unknown';
+  const e = error as { code?: unknown; name?: unknown; cause?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (e.cause !== undefined && e.cause !== error) {
+    const inner = errorCode(e.cause);
+    if (inner !== 'unknown') return inner;
+  }
+  return typeof e.name === 'string' ? e.name : 'unknown';
+}

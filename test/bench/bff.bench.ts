@@ -1,0 +1,293 @@
+/**
+ * The BFF's cost over loopback. Three processes, as in production where the BFF and the upstream are separate:
+ * this one generates load; a child serves the sandbox (100,000 rows in one company); a child serves the BFF.
+ * The BFF child is `server/src/main.ts` itself; the sandbox child is this file (BFF_BENCH_ROLE=sandbox), since
+ * the sandbox's own entry cannot put all rows into one company.
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, Pool } from 'undici';
+import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
+
+const ROWS = 100_000;
+const DURATION_MS = 4_000;
+const WARMUP_MS = 1_000;
+const DEMO_PASSWORD = 'bench-password-1234';
+
+interface Ready {
+  url: string;
+  credentials?: { secretId: string; secretPassword: string };
+}
+
+async function serveSandbox(): Promise<Ready> {
+  const { startSandbox } = await import('@payments/server/sandbox');
+  const running = await startSandbox({ seedCount: ROWS, seedWeights: { acme: 1 }, port: 0 });
+  const tenant = running.sandbox.tenants[0];
+  if (!tenant) throw new Error('no tenant');
+  return {
+    url: running.baseUrl,
+    credentials: { secretId: tenant.secretId, secretPassword: tenant.secretPassword },
+  };
+}
+
+if (process.env.BFF_BENCH_ROLE === 'sandbox') {
+  process.send?.(await serveSandbox());
+  // Never outlive the benchmark.
+  process.on('disconnect', () => process.exit(0));
+}
+
+function sandboxChild(): Promise<{ process: ChildProcess; ready: Ready }> {
+  const proc = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, BFF_BENCH_ROLE: 'sandbox' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    proc.once('message', (ready) => resolve({ process: proc, ready: ready as Ready }));
+    proc.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The BFF exactly as `pnpm start` runs it (server/src/main.ts), pointed at the sandbox child as a remote
+ * upstream. Its JSON request log goes to a pipe that is drained and dropped, so logging cost is included.
+ */
+async function bffChild(
+  sandbox: Ready,
+  companiesFile: string,
+): Promise<{ process: ChildProcess; origin: string }> {
+  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  const proc = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PAYMENTS_BASE_URL: sandbox.url,
+      PAYMENTS_SECRET_ID: sandbox.credentials?.secretId ?? '',
+      PAYMENTS_SECRET_PASSWORD: sandbox.credentials?.secretPassword ?? '',
+      PAYMENTS_COMPANIES_FILE: companiesFile,
+      DEMO_PASSWORD,
+      PORT: String(await freePort()),
+      WEB_DIST_DIR: join(tmpdir(), 'bff-bench-no-spa'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (data: Buffer) => {
+      seen += data.toString();
+      const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
+      if (match?.[1]) {
+        proc.stdout?.off('data', onData);
+        proc.stdout?.resume();
+        resolve({ process: proc, origin: match[1] });
+      }
+    };
+    proc.stdout?.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`BFF exited with ${code}: ${seen}`)));
+  });
+}
+
+type Send = () => Promise<void>;
+
+/** `concurrency` loops sending back-to-back requests for `ms`; latencies in ms. */
+async function load(
+  send: Send,
+  concurrency: number,
+  ms: number,
+): Promise<{ latencies: number[]; rps: number }> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const end = started + ms;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await send();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { latencies, rps: latencies.length / ((performance.now() - started) / 1000) };
+}
+
+function undiciSender(
+  dispatcher: Agent | Pool,
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+): Send {
+  return async () => {
+    const response = await dispatcher.request({ origin, path, method: 'GET', headers });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode}`);
+  };
+}
+
+function fetchSender(url: string, headers: Record<string, string>): Send {
+  return async () => {
+    const response = await fetch(url, { headers });
+    await response.text();
+    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  };
+}
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+async function signIn(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/api/session`, {
+    method: 'POST',
+    headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'demo', password: DEMO_PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+async function run(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const sandbox = await sandboxChild();
+  const { secretId, secretPassword } = sandbox.ready.credentials ?? { secretId: '', secretPassword: '' };
+  const basic = { authorization: `Basic ${Buffer.from(`${secretId}:${secretPassword}`).toString('base64')}` };
+  const upstream = new URL(sandbox.ready.url);
+  const companies = await fetch(new URL('/_sandbox/companies', upstream), { headers: basic });
+  const dir = await mkdtemp(join(tmpdir(), 'bff-bench-'));
+  const companiesFile = join(dir, 'companies.json');
+  await writeFile(companiesFile, await companies.text());
+  let bff: Awaited<ReturnType<typeof bffChild>> | undefined;
+  // Children must not outlive a benchmark that crashes.
+  const killChildren = () => {
+    bff?.process.kill();
+    sandbox.process.kill();
+  };
+  process.once('exit', killChildren);
+  try {
+    bff = await bffChild(sandbox.ready, companiesFile);
+    const upstream = new URL(sandbox.ready.url);
+    const { secretId, secretPassword } = sandbox.ready.credentials ?? { secretId: '', secretPassword: '' };
+    const basic = {
+      authorization: `Basic ${Buffer.from(`${secretId}:${secretPassword}`).toString('base64')}`,
+    };
+    const directPath = `${upstream.pathname}/payments/?limit=100`;
+    const bffOrigin = bff.origin;
+    const session = { cookie: await signIn(bffOrigin), 'x-csrf': '1' };
+
+    // Which HTTP client the upstream client should use: measured, not assumed.
+    const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
+    for (const concurrency of [1, 64]) {
+      const viaUndici = undiciSender(agent, upstream.origin, directPath, basic);
+      const viaFetch = fetchSender(`${upstream.origin}${directPath}`, basic);
+      await load(viaUndici, concurrency, WARMUP_MS / 2);
+      await load(viaFetch, concurrency, WARMUP_MS / 2);
+      const u = await load(viaUndici, concurrency, DURATION_MS / 2);
+      const f = await load(viaFetch, concurrency, DURATION_MS / 2);
+      figures.push(
+        {
+          name: `client to sandbox, ${concurrency} conn: undici request throughput`,
+          value: u.rps,
+          unit: 'req/s',
+        },
+        { name: `client to sandbox, ${concurrency} conn: fetch throughput`, value: f.rps, unit: 'req/s' },
+        {
+          name: `client to sandbox, ${concurrency} conn: undici p50`,
+          value: median(u.latencies),
+          unit: 'ms',
+        },
+        { name: `client to sandbox, ${concurrency} conn: fetch p50`, value: median(f.latencies), unit: 'ms' },
+      );
+    }
+    await agent.close();
+
+    for (const concurrency of [1, 64]) {
+      const directPool = new Pool(upstream.origin, { connections: concurrency });
+      const bffPool = new Pool(bffOrigin, { connections: concurrency });
+      const direct = undiciSender(directPool, upstream.origin, directPath, basic);
+      const through = undiciSender(bffPool, bffOrigin, '/api/payments?limit=100', session);
+      await load(direct, concurrency, WARMUP_MS);
+      await load(through, concurrency, WARMUP_MS);
+      const d = await load(direct, concurrency, DURATION_MS);
+      const b = await load(through, concurrency, DURATION_MS);
+      await directPool.close();
+      await bffPool.close();
+      const added50 = median(b.latencies) - median(d.latencies);
+      const added99 = percentile(b.latencies, 99) - percentile(d.latencies, 99);
+      const ratio = b.rps / d.rps;
+      figures.push(
+        { name: `list limit=100, ${concurrency} conn: direct throughput`, value: d.rps, unit: 'req/s' },
+        { name: `list limit=100, ${concurrency} conn: through BFF throughput`, value: b.rps, unit: 'req/s' },
+        {
+          name: `list limit=100, ${concurrency} conn: BFF/direct throughput`,
+          value: ratio * 100,
+          unit: '%',
+          ...(concurrency === 64 ? atLeast(ratio * 100, 50) : {}),
+        },
+        {
+          name: `list limit=100, ${concurrency} conn: added p50`,
+          value: added50,
+          unit: 'ms',
+          ...(concurrency === 1 ? atMost(added50, 1) : {}),
+        },
+        { name: `list limit=100, ${concurrency} conn: added p99`, value: added99, unit: 'ms' },
+      );
+    }
+
+    // Export of every row, measured at the client; memory sampled from the BFF child's /proc status.
+    const pid = bff.process.pid ?? 0;
+    const baseline = rssOf(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(pid));
+    }, 20);
+    const exportPool = new Pool(bffOrigin, { connections: 1 });
+    const started = performance.now();
+    const response = await exportPool.request({
+      path: '/api/payments/export.csv',
+      method: 'GET',
+      headers: session,
+    });
+    let lines = 0;
+    let quoted = false;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      for (const byte of chunk) {
+        if (byte === 0x22) quoted = !quoted;
+        else if (byte === 0x0a && !quoted) lines += 1;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(pid));
+    await exportPool.close();
+    const rows = lines - 1;
+    figures.push(
+      { name: 'export: rows written', value: rows, unit: 'rows', ...atLeast(rows, ROWS) },
+      { name: 'export: rows per second', value: rows / seconds, unit: 'rows/s' },
+      {
+        name: 'export: BFF process RSS growth (peak - before)',
+        value: peak - baseline,
+        unit: 'MB',
+        ...atMost(peak - baseline, 50),
+      },
+    );
+  } finally {
+    killChildren();
+    process.off('exit', killChildren);
+    await rm(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+export const suite: BenchSuite = { name: 'bff: BFF overhead over loopback, client choice, CSV export', run };
