@@ -1,0 +1,219 @@
+/**
+ * Web app benchmark: the JS the first view loads (gzipped), navigation → first rows in headless Chromium, and
+ * scrolling through 20,000 loaded rows (DOM row count, longest task). Starts its own stack on its own ports,
+ * with a sandbox seeded so that the own company alone holds more than 20,000 payments. Needs `web/dist`
+ * (`pnpm build`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { type Browser, chromium as playwrightChromium } from '@playwright/test';
+import { chromium } from '../e2e/stack.ts';
+import { atMost, type BenchFigure, type BenchSuite, median } from './report.ts';
+
+const PORT = 3127;
+const SANDBOX_PORT = 4127;
+const SEED_COUNT = 100_000; // the own company gets ~22 % of the seeded rows
+const ROWS_TO_SCROLL = 20_000;
+const RUNS = 9;
+const base = `http://127.0.0.1:${PORT}`;
+const password = 'bench-password';
+const root = new URL('../../', import.meta.url);
+
+async function startStack(): Promise<ChildProcess> {
+  if (!existsSync(new URL('web/dist/index.html', root))) {
+    throw new Error('web/dist is missing: run `pnpm build` first');
+  }
+  const child = spawn(process.execPath, ['server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      SANDBOX_PORT: String(SANDBOX_PORT),
+      SANDBOX_SEED_COUNT: String(SEED_COUNT),
+      SANDBOX_LIVE_RATE: '0',
+      APP_SECRET: 'bench-fixed-app-secret-0123456789abcdef01234567',
+      DEMO_PASSWORD: password,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the stack exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill();
+  throw new Error('the stack did not start within 120 s');
+}
+
+async function signedInContext(browser: Browser) {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1400, height: 900 } });
+  const response = await context.request.post('/api/session', {
+    headers: { 'X-CSRF': '1' },
+    data: { username: 'demo', password },
+  });
+  if (response.status() !== 200) throw new Error(`sign-in failed: ${response.status()}`);
+  // Records when the first data row enters the DOM, without polling from outside.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __firstRowAt?: number };
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('tbody tr[data-row-id]')) {
+        w.__firstRowAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return context;
+}
+
+/** Gzipped size of every script Chromium fetched until the first rows showed. */
+async function firstViewJs(browser: Browser): Promise<number> {
+  const context = await signedInContext(browser);
+  const page = await context.newPage();
+  const bodies: Promise<Buffer>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') bodies.push(response.body());
+  });
+  await page.goto('/');
+  await page.waitForSelector('tbody tr[data-row-id]');
+  const sizes = await Promise.all(bodies);
+  await context.close();
+  return sizes.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+}
+
+async function navigationToFirstRows(browser: Browser): Promise<number[]> {
+  const context = await signedInContext(browser);
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.waitForSelector('tbody tr[data-row-id]');
+    times.push(await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt));
+    await page.close();
+  }
+  await context.close();
+  return times;
+}
+
+interface ScrollFigures {
+  loaded: number;
+  loadSeconds: number;
+  longestTaskLoading: number;
+  longestTaskScrolling: number;
+  longTasksScrolling: number;
+  frameMedian: number;
+  frameP95: number;
+  maxDomRows: number;
+  frames: number;
+}
+
+async function scrollThrough(browser: Browser): Promise<ScrollFigures> {
+  const context = await signedInContext(browser);
+  const page = await context.newPage();
+  await page.goto('/?limit=100');
+  await page.waitForSelector('tbody tr[data-row-id]');
+  return page.evaluate(async (target) => {
+    const tasks: number[] = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+    const scroller = document.querySelector('.grid-scroll') as HTMLElement;
+    const status = document.querySelector('[data-testid="list-status"]') as HTMLElement;
+    const loaded = () => Number(status.textContent?.match(/^[\d,]+/)?.[0]?.replace(/,/g, '') ?? 0);
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+    // Load by paging: keep the end of the list in view until enough rows are loaded.
+    const started = performance.now();
+    while (loaded() < target) {
+      if (!/more available|loading more/.test(status.textContent ?? '')) break;
+      scroller.scrollTop = scroller.scrollHeight;
+      await frame();
+    }
+    const loadSeconds = (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const longestTaskLoading = Math.max(0, ...tasks);
+    tasks.length = 0;
+
+    // Scroll from the top through the first 20,000 rows, 1,000 px (about 28 rows) per frame: a fast, steady
+    // fling. It stops short of the end so that no page is appended meanwhile: that cost is measured above.
+    scroller.scrollTop = 0;
+    await frame();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tasks.length = 0;
+    const rowHeight = (document.querySelector('tbody tr[data-row-id]') as HTMLElement).offsetHeight;
+    const stopAt = target * rowHeight - scroller.clientHeight;
+    let maxDomRows = 0;
+    const frameTimes: number[] = [];
+    let last = performance.now();
+    while (scroller.scrollTop < stopAt) {
+      scroller.scrollTop = Math.min(scroller.scrollTop + 1000, stopAt);
+      await frame();
+      const now = performance.now();
+      frameTimes.push(now - last);
+      last = now;
+      maxDomRows = Math.max(maxDomRows, document.querySelectorAll('tbody tr').length);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    frameTimes.sort((a, b) => a - b);
+    return {
+      loaded: loaded(),
+      loadSeconds,
+      longestTaskLoading,
+      longestTaskScrolling: Math.max(0, ...tasks),
+      longTasksScrolling: tasks.length,
+      frameP95: frameTimes[Math.floor(frameTimes.length * 0.95)] ?? 0,
+      frameMedian: frameTimes[Math.floor(frameTimes.length / 2)] ?? 0,
+      maxDomRows,
+      frames: frameTimes.length,
+    };
+  }, ROWS_TO_SCROLL);
+}
+
+export const suite: BenchSuite = {
+  name: 'web: first view, first rows, scrolling 20,000 rows (headless Chromium)',
+  async run(): Promise<BenchFigure[]> {
+    const stack = await startStack();
+    const browser = await playwrightChromium.launch({
+      executablePath: chromium.executablePath,
+      args: chromium.args,
+    });
+    try {
+      const jsBytes = await firstViewJs(browser);
+      const times = await navigationToFirstRows(browser);
+      const scroll = await scrollThrough(browser);
+      const jsKb = jsBytes / 1024;
+      return [
+        { name: 'JS loaded by the first view, gzipped', value: jsKb, unit: 'KB', ...atMost(jsKb, 150) },
+        {
+          name: `navigation → first rows, median of ${RUNS} (signed in)`,
+          value: median(times),
+          unit: 'ms',
+          ...atMost(median(times), 500),
+        },
+        { name: 'navigation → first rows, slowest run', value: Math.max(...times), unit: 'ms' },
+        { name: 'rows loaded by paging (limit 100)', value: scroll.loaded, unit: 'rows' },
+        { name: 'time to page them in', value: scroll.loadSeconds, unit: 's' },
+        { name: 'longest task while pages were appended', value: scroll.longestTaskLoading, unit: 'ms' },
+        {
+          name: `longest task scrolling through ${ROWS_TO_SCROLL} rows (${scroll.frames} frames)`,
+          value: scroll.longestTaskScrolling,
+          unit: 'ms',
+          ...atMost(scroll.longestTaskScrolling, 50),
+        },
+        { name: 'tasks over 50 ms while scrolling', value: scroll.longTasksScrolling, unit: 'tasks' },
+        { name: 'frame time while scrolling, median', value: scroll.frameMedian, unit: 'ms' },
+        { name: 'frame time while scrolling, p95', value: scroll.frameP95, unit: 'ms' },
+        { name: 'most table rows in the DOM while scrolling', value: scroll.maxDomRows, unit: 'rows' },
+      ];
+    } finally {
+      await browser.close();
+      stack.kill();
+    }
+  },
+};

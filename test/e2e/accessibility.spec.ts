@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, screenshot, signInByApi, test } from './fixtures.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+}
+
+test('axe finds no serious or critical violation on sign-in, the list and the drawer', async ({ page }) => {
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Sign in to Payments' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await signInByApi(page);
+  await page.goto('/');
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.locator('[data-row-link]').first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** Presses Tab until `done` holds for the focused element, failing after `max` presses. */
+async function tabUntil(page: Page, done: (el: Element) => boolean, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`(${done.toString()})(document.activeElement)`)) return;
+  }
+  throw new Error('focus never reached the wanted element');
+}
+
+test('the main flow works with the keyboard alone, with focus always visible', async ({ page }) => {
+  await signInByApi(page);
+  await page.goto('/');
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+
+  // company: open the switcher, search, choose with Enter
+  await tabUntil(page, (el) => el.classList.contains('company-switcher__button'));
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Europe');
+  await expect(page.getByRole('treeitem', { name: /Acme Europe/ })).toHaveClass(/is-active/);
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('treeitem', { name: /Acme Holding/ })).toHaveClass(/is-active/);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]company=acme-eu(&|$)/);
+  await expect(page.locator('.company-switcher__button')).toBeFocused();
+
+  // status: the arrows change a focused select
+  await tabUntil(page, (el) => el.tagName === 'SELECT');
+  await page.keyboard.press('ArrowDown');
+  await expect(page).toHaveURL(/[?&]status=COMPLETED/);
+
+  // the table: one tab stop, arrows move between rows, Enter opens, Escape closes back onto the row
+  await tabUntil(page, (el) => el.hasAttribute('data-row-link'));
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+  expect(outline).not.toBe('none');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const focusedId = await page.evaluate(() => document.activeElement?.textContent ?? '');
+  await expect(page.locator('[data-row-link="2"]')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/payments/${focusedId}\\?company=acme-eu&status=COMPLETED$`));
+  const drawer = page.getByRole('dialog');
+  await expect(drawer).toBeVisible();
+  await screenshot(page, 'keyboard-drawer');
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(page.locator('[data-row-link="2"]')).toBeFocused();
+  // Tab leaves the table in one step instead of walking thousands of rows
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-row-link'))).toBe(false);
+});

@@ -1,0 +1,59 @@
+import { expect, renderedIds, sandboxIds, sandboxPage, screenshot, signInByApi, test } from './fixtures.ts';
+
+test.beforeEach(async ({ page }) => {
+  await signInByApi(page);
+});
+
+test('a row opens its drawer with every field; Escape closes it and the URL follows', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const first = (await sandboxPage({ limit: '5', status: 'COMPLETED' })).data[0];
+  if (!first) throw new Error('no completed payment in the sandbox');
+  await page.goto('/?status=COMPLETED');
+  await page.getByRole('link', { name: first.id }).click();
+  await expect(page).toHaveURL(new RegExp(`/payments/${first.id}\\?status=COMPLETED$`));
+  const drawer = page.getByRole('dialog', { name: `Payment ${first.id}` });
+  await expect(drawer).toBeVisible();
+  for (const field of ['id', 'company_id', 'status', 'amount', 'currency', 'created_at', 'description']) {
+    await expect(drawer.locator(`dd[data-field="${field}"]`)).toHaveCount(1);
+  }
+  await expect(drawer.locator('dd[data-field="amount"]')).toContainText(`${first.amount} minor units`);
+  await expect(drawer.locator('dd[data-field="created_at"]')).toHaveText(
+    `${first.created_at.replace('T', ' ')} UTC`,
+  );
+  await drawer.getByRole('button', { name: 'Copy ID' }).click();
+  await expect(drawer.getByText('ID copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first.id);
+  await screenshot(page, 'detail-drawer');
+
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(page).toHaveURL(/\/\?status=COMPLETED$/);
+  await expect(page.getByRole('link', { name: first.id })).toBeFocused();
+});
+
+test('a deep link opens the drawer on a fresh page, paging through the view to find the payment', async ({
+  page,
+}) => {
+  const ids = await sandboxIds({}, 'acme-eu', 260);
+  const deep = ids[250];
+  if (!deep) throw new Error('acme-eu has too few payments for this test');
+  await page.goto(`/payments/${deep}?company=acme-eu&limit=100`);
+  const drawer = page.getByRole('dialog', { name: `Payment ${deep}` });
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(deep);
+  await expect(drawer.locator('dd[data-field="company_id"]')).toHaveText('acme-eu');
+  await page.getByRole('button', { name: /^Close/ }).click();
+  await expect(page).toHaveURL(/\/\?company=acme-eu&limit=100$/);
+  expect((await renderedIds(page)).length).toBeGreaterThan(0);
+});
+
+test('a deep link to a payment outside the view says so instead of showing something else', async ({
+  page,
+}) => {
+  await page.goto('/payments/pay_does_not_exist?company=acme-jp&status=FAILED');
+  const drawer = page.getByRole('dialog', { name: 'Payment pay_does_not_exist' });
+  await expect(drawer).toContainText('is not among the');
+  await expect(drawer.locator('dd')).toHaveCount(0);
+});

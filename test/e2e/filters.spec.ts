@@ -1,0 +1,122 @@
+import type { Page } from '@playwright/test';
+import { expect, renderedIds, sandboxIds, sandboxPage, screenshot, signInByApi, test } from './fixtures.ts';
+import { stack } from './stack.ts';
+
+test.beforeEach(async ({ page }) => {
+  await signInByApi(page);
+});
+
+/** Waits for the list to settle and returns the first rows it shows. */
+async function firstRows(page: Page, count = 10): Promise<string[]> {
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await expect(page.getByTestId('list-status')).not.toContainText('Loading');
+  return (await renderedIds(page)).slice(0, count);
+}
+
+async function expectSandboxFirst(page: Page, query: Record<string, string>, company?: string) {
+  const shown = await firstRows(page);
+  const expected = await sandboxPage({ limit: '20', ...query }, company);
+  expect(shown.length).toBeGreaterThan(0);
+  expect(shown).toEqual(expected.data.slice(0, shown.length).map((p) => p.id));
+}
+
+test('the status filter goes into the URL and shows only payments of that status', async ({ page }) => {
+  await page.goto('/');
+  await firstRows(page);
+  await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
+  await expect(page).toHaveURL(/[?&]status=FAILED/);
+  await expectSandboxFirst(page, { status: 'FAILED' });
+  await expect(page.locator('tbody [data-column="status"]').filter({ hasNotText: 'FAILED' })).toHaveCount(0);
+});
+
+test('the date-from filter takes seconds, says its zone, and shows only payments from then on', async ({
+  page,
+}) => {
+  const dateFrom = '2026-05-28T12:30:15';
+  const expected = await sandboxIds({ date_from: dateFrom }, 'acme-us');
+  expect(expected.length).toBeGreaterThan(0);
+  expect(expected.length).toBeLessThan(20);
+  await page.goto('/?company=acme-us');
+  await firstRows(page);
+  await expect(page.getByText('Created from (UTC)')).toBeVisible();
+  const input = page.getByLabel(/Created from/);
+  await input.fill(dateFrom);
+  await input.press('Enter');
+  await expect(page).toHaveURL(/[?&]date_from=2026-05-28T12%3A30%3A15/);
+  await expect(page.getByTestId('list-status')).toContainText('end of list');
+  expect(await renderedIds(page)).toEqual(expected);
+  const created = await page.locator('tbody [data-column="created_at"]').allTextContents();
+  for (const text of created) expect(text >= '2026-05-28 12:30:15').toBe(true);
+});
+
+test('the page size goes into the URL and into every request of the new session', async ({ page }) => {
+  await page.goto('/');
+  await firstRows(page);
+  const limits: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/payments?')) limits.push(new URL(r.url()).searchParams.get('limit') ?? '');
+  });
+  await page.getByRole('combobox', { name: 'Page size' }).selectOption('25');
+  await expect(page).toHaveURL(/[?&]limit=25/);
+  await firstRows(page);
+  expect(limits.length).toBeGreaterThan(0);
+  expect(new Set(limits)).toEqual(new Set(['25']));
+  const loaded = Number((await page.getByTestId('list-status').textContent())?.match(/^\d+/)?.[0]);
+  expect(loaded % 25).toBe(0);
+});
+
+test('the company switch sets the company in the URL and shows only its payments; Back restores', async ({
+  page,
+}) => {
+  await page.goto('/?status=COMPLETED');
+  await firstRows(page);
+  const before = page.url();
+  await page.getByRole('button', { name: /Company/ }).click();
+  const search = page.getByRole('combobox', { name: 'Search companies' });
+  await expect(search).toBeFocused();
+  await search.fill('France');
+  await expect(page.getByRole('treeitem')).toHaveText([/Acme Holding/, /Acme Europe/, /Acme France/]);
+  await screenshot(page, 'company-switcher');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/[?&]company=acme-eu-fr/);
+  await expect(page).toHaveURL(/[?&]status=COMPLETED/);
+  await expectSandboxFirst(page, { status: 'COMPLETED' }, 'acme-eu-fr');
+  await expect(
+    page.locator('tbody [data-column="company_id"]').filter({ hasNotText: 'acme-eu-fr' }),
+  ).toHaveCount(0);
+
+  await page.goBack();
+  await expect(page).toHaveURL(before);
+  await expect(page.getByRole('button', { name: /Company/ })).toContainText('Acme Holding');
+  await expectSandboxFirst(page, { status: 'COMPLETED' });
+});
+
+test('a company the user may not see shows a clear message, and the switcher still works', async ({
+  page,
+}) => {
+  const response = await fetch(`http://127.0.0.1:${stack.sandboxPort}/_sandbox/companies`, {
+    headers: {
+      Authorization: `Basic ${btoa(`${stack.otherCredentials.id}:${stack.otherCredentials.secret}`)}`,
+    },
+  });
+  const foreign = ((await response.json()) as Array<{ id: string }>)[0]?.id;
+  if (!foreign) throw new Error('the other tenant has no company');
+  await page.goto(`/?company=${foreign}`);
+  await expect(page.getByRole('alert')).toContainText('You do not have access to this company');
+  await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await screenshot(page, 'forbidden-company');
+  await page.getByRole('button', { name: /Company/ }).click();
+  await page.getByRole('combobox', { name: 'Search companies' }).fill('Holding');
+  await page.getByRole('combobox', { name: 'Search companies' }).press('Enter');
+  await expect(page).toHaveURL(/[?&]company=acme(&|$)/);
+  await expectSandboxFirst(page, {});
+});
+
+test('clear filters returns to the unfiltered list of the same company', async ({ page }) => {
+  await page.goto('/?company=acme-us&status=FAILED&date_from=2026-01-01T00:00:00&limit=25');
+  await firstRows(page);
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await expect(page).toHaveURL(/\/\?company=acme-us$/);
+  await expectSandboxFirst(page, {}, 'acme-us');
+});

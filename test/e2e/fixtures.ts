@@ -1,0 +1,100 @@
+import { mkdir } from 'node:fs/promises';
+import { test as base, expect, type Page } from '@playwright/test';
+import { sandboxURL, stack } from './stack.ts';
+
+export interface SandboxPayment {
+  id: string;
+  company_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  created_at: string;
+}
+
+/** Asks the sandbox API itself (Basic auth, as the BFF does), to check what the dashboard shows. */
+export async function sandboxPage(
+  query: Record<string, string>,
+  company?: string,
+): Promise<{ data: SandboxPayment[]; next_cursor: string | null; has_more: boolean }> {
+  const url = new URL('/v1/payments/', sandboxURL);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  const { id, secret } = stack.sandboxCredentials;
+  const headers: Record<string, string> = { Authorization: `Basic ${btoa(`${id}:${secret}`)}` };
+  if (company) headers['X-Company-Id'] = company;
+  const response = await fetch(url, { headers });
+  if (!response.ok) throw new Error(`sandbox ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { data: SandboxPayment[]; next_cursor: string | null; has_more: boolean };
+}
+
+/** Every id of a filtered list, following the sandbox's cursors (for small results). */
+export async function sandboxIds(
+  query: Record<string, string>,
+  company?: string,
+  max = 2000,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await sandboxPage({ ...query, limit: '100', ...(cursor ? { cursor } : {}) }, company);
+    ids.push(...page.data.map((p) => p.id));
+    cursor = page.next_cursor;
+  } while (cursor && ids.length < max);
+  return ids;
+}
+
+export async function companiesOf(credentials: { id: string; secret: string }) {
+  const response = await fetch(new URL('/_sandbox/companies', sandboxURL), {
+    headers: { Authorization: `Basic ${btoa(`${credentials.id}:${credentials.secret}`)}` },
+  });
+  return (await response.json()) as Array<{ id: string; name: string; parent_id: string | null }>;
+}
+
+/** Signs in through the BFF's API (the UI sign-in has its own test); the cookie lands in the page's context. */
+export async function signInByApi(page: Page): Promise<void> {
+  const response = await page.request.post('/api/session', {
+    headers: { 'X-CSRF': '1' },
+    data: { username: stack.username, password: stack.password },
+  });
+  expect(response.status()).toBe(200);
+}
+
+/** The payment ids of the rows the table has rendered now, top to bottom. */
+export async function renderedIds(page: Page): Promise<string[]> {
+  return page.locator('tbody tr[data-row-id]').evaluateAll((rows) =>
+    rows
+      .map((row) => ({
+        id: row.getAttribute('data-row-id') ?? '',
+        index: Number(row.getAttribute('aria-rowindex')),
+      }))
+      .sort((a, b) => a.index - b.index)
+      .map((row) => row.id),
+  );
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = new URL('../test-results/screenshots/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, dir).pathname, fullPage: false });
+}
+
+/**
+ * Every test fails if the page logged a Content-Security-Policy violation: rows are positioned through CSSOM,
+ * and nothing inline may slip in.
+ */
+export const test = base.extend<{ cspGuard: undefined }>({
+  cspGuard: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to (apply|execute|load)/i.test(message.text())) {
+          violations.push(message.text());
+        }
+      });
+      await use(undefined);
+      expect(violations, 'CSP violations in the console').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

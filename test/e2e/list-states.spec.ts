@@ -1,0 +1,70 @@
+import { expect, renderedIds, screenshot, signInByApi, test } from './fixtures.ts';
+
+test.beforeEach(async ({ page }) => {
+  await signInByApi(page);
+});
+
+test('the first load shows a skeleton, then the rows', async ({ page }) => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/payments?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('skeleton')).toBeVisible();
+  await expect(page.getByTestId('list-status')).toHaveText('Loading payments…');
+  await screenshot(page, 'first-load-skeleton');
+  release();
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await expect(page.getByTestId('skeleton')).toHaveCount(0);
+});
+
+test('a failed page keeps the loaded rows, and Retry resumes from where it failed', async ({ page }) => {
+  let failed = 0;
+  const cursors: string[] = [];
+  await page.route('**/api/payments?*', async (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get('cursor');
+    if (cursor) cursors.push(cursor);
+    if (cursor && failed === 0) {
+      failed++;
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          type: 'urn:payments-dashboard:problem:upstream_unavailable',
+          title: 'Payments service unavailable',
+          status: 503,
+          detail: 'injected by the test',
+          code: 'upstream_unavailable',
+        }),
+      });
+      return;
+    }
+    await route.continue();
+  });
+  await page.goto('/?limit=25');
+  const retry = page.getByRole('button', { name: 'Retry' });
+  await expect(retry).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('The payments service is not answering right now');
+  const before = await renderedIds(page);
+  expect(before.length).toBe(25);
+  await screenshot(page, 'error-with-retry');
+  await retry.click();
+  await expect(retry).toBeHidden();
+  await expect(page.getByTestId('list-status')).toContainText(/^(50|75|100) payments loaded/);
+  expect((await renderedIds(page)).slice(0, 25)).toEqual(before);
+  // the retry asked again for the cursor that failed, not for the first page
+  expect(cursors[1]).toBe(cursors[0]);
+});
+
+test('a view without payments says so and offers to clear the filters', async ({ page }) => {
+  await page.goto('/?company=acme-us-ca&status=FAILED&date_from=2026-05-31T23:59:59');
+  await expect(page.getByText('No payments match these filters.')).toBeVisible();
+  await expect(page.getByTestId('list-status')).toHaveText('0 payments loaded · end of list');
+  await screenshot(page, 'empty-result');
+  await page.locator('.panel--empty').getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page).toHaveURL(/\/\?company=acme-us-ca$/);
+});

@@ -1,0 +1,45 @@
+/**
+ * The stack the end-to-end tests and the web benchmark run against: one `node server/src/main.ts` process (BFF +
+ * embedded sandbox) on loopback ports nobody else uses, with a fixed secret so runs are reproducible.
+ */
+export const stack = {
+  port: Number(process.env.E2E_PORT ?? 3107),
+  sandboxPort: Number(process.env.E2E_SANDBOX_PORT ?? 4117),
+  seedCount: Number(process.env.E2E_SEED_COUNT ?? 20_000),
+  appSecret: 'e2e-fixed-app-secret-0123456789abcdef0123456789',
+  username: 'demo',
+  password: 'demo-e2e-password',
+  sandboxCredentials: { id: 'sandbox_id', secret: 'sandbox_secret' },
+  otherCredentials: { id: 'other_id', secret: 'other_secret' },
+};
+
+export const baseURL = `http://127.0.0.1:${stack.port}`;
+export const sandboxURL = `http://127.0.0.1:${stack.sandboxPort}`;
+
+export function stackEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: String(stack.port),
+    HOST: '127.0.0.1',
+    SANDBOX_PORT: String(stack.sandboxPort),
+    SANDBOX_SEED_COUNT: String(stack.seedCount),
+    APP_SECRET: stack.appSecret,
+    DEMO_PASSWORD: stack.password,
+    PAYMENTS_TIME_ZONE: 'UTC',
+    SANDBOX_LIVE_RATE: '0',
+    ...overrides,
+  };
+}
+
+/** The Chromium the machine provides; Playwright's own download is never used. */
+export const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};

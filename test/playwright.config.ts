@@ -1,0 +1,39 @@
+import { defineConfig } from '@playwright/test';
+import { baseURL, chromium, stackEnv } from './e2e/stack.ts';
+
+/**
+ * End-to-end tests in the machine's Chromium against the real stack (`node server/src/main.ts`: BFF serving the
+ * built SPA, embedded sandbox). `pnpm test` builds the web app first; run `pnpm --filter @payments/web build`
+ * before `pnpm --filter @payments/test e2e` on its own.
+ */
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results/artifacts',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]]
+    : 'list',
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromium.executablePath, args: chromium.args },
+    viewport: { width: 1400, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node ../server/src/main.ts',
+    url: `${baseURL}/healthz`,
+    env: stackEnv(),
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,20 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { isApiError } from '../lib/api-error.ts';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchOnWindowFocus: false,
+        // errors with a code are answers; only a lost connection is worth one more try
+        retry: (count, error) => isApiError(error) && error.code === 'network_error' && count < 1,
+      },
+    },
+  });
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  const [client] = useState(createQueryClient);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+}

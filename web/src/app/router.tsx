@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { PageLoading } from '../components/page-loading.tsx';
+import { paths } from '../config/paths.ts';
+import { PaymentsRoute } from './routes/payments.tsx';
+import { SignedInLayout } from './routes/signed-in-layout.tsx';
+
+// Signed-in users arrive at the list: the sign-in page loads only when it is needed.
+const SignInRoute = lazy(() => import('./routes/sign-in.tsx'));
+
+/**
+ * Declarative routes: the app loads its data with TanStack Query, so the data router (loaders, actions) would
+ * only add weight to the first view.
+ */
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route
+          path={paths.signIn}
+          element={
+            <Suspense fallback={<PageLoading label="Loading…" />}>
+              <SignInRoute />
+            </Suspense>
+          }
+        />
+        <Route element={<SignedInLayout />}>
+          {/* one component for the list with and without the drawer, so opening a payment keeps the table */}
+          <Route path={paths.payments} element={<PaymentsRoute />} />
+          <Route path={paths.paymentPattern} element={<PaymentsRoute />} />
+          <Route path="*" element={null} />
+        </Route>
+      </Routes>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,145 @@
+import { KNOWN_STATUSES } from '@payments/shared';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMatch, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '../../config/paths.ts';
+import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
+import { paymentsSessionOf, usePayments } from '../../features/payments/api/get-payments.ts';
+import { ExportButton } from '../../features/payments/components/export-button.tsx';
+import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
+import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
+import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import { DEFAULT_VIEW, type ListView, listViewQuery, parseListView } from '../../lib/list-search-params.ts';
+import { createRowMerger } from '../../lib/merge-rows.ts';
+import { useLayoutConfig } from './signed-in-layout.tsx';
+
+// The drawer is not part of the first view: it loads when a payment is first opened.
+const PaymentDrawer = lazy(() => import('../../features/payments/components/payment-drawer.tsx'));
+
+/** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
+const SEARCH_STEP = 1000;
+
+/** The list, its filters and the drawer: the URL is the state, this route turns it into a session. */
+export function PaymentsRoute() {
+  const config = useLayoutConfig();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const drawerMatch = useMatch(paths.paymentPattern);
+  const paymentId = drawerMatch?.params.paymentId ?? null;
+  const view = useMemo(() => parseListView(params), [params]);
+  const search = listViewQuery(view);
+
+  const session = useMemo(() => paymentsSessionOf(view), [view]);
+  const query = usePayments(session);
+  // Appending a page merges only that page; another session's pages make the merger start over by itself.
+  const [merge] = useState(createRowMerger);
+  const {
+    rows,
+    extraFields,
+    statuses: seen,
+  } = useMemo(() => merge(query.data?.pages ?? []), [merge, query.data?.pages]);
+
+  const statuses = useMemo(() => {
+    const all = new Set<string>([...config.statuses, ...KNOWN_STATUSES, ...seen]);
+    if (view.status) all.add(view.status);
+    return [...all];
+  }, [config.statuses, seen, view.status]);
+
+  // Every filter change is a new history entry, so Back restores the previous view; it also closes the drawer.
+  const setView = useCallback(
+    (next: Partial<ListView>) =>
+      navigate({ pathname: paths.payments, search: listViewQuery({ ...view, ...next }) }),
+    [navigate, view],
+  );
+
+  // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
+  const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);
+  const payment = useMemo(
+    () => (paymentId === null ? undefined : rows.find((row) => String(row.id) === paymentId)),
+    [rows, paymentId],
+  );
+  const searching =
+    paymentId !== null &&
+    payment === undefined &&
+    query.hasNextPage &&
+    rows.length < searchLimit &&
+    !query.isError;
+  const { fetchNextPage, isFetching } = query;
+  useEffect(() => {
+    if (searching && !isFetching) void fetchNextPage();
+  }, [searching, isFetching, fetchNextPage]);
+
+  const closeDrawer = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
+
+  // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start.
+  const shownId = useRef<string | null>(null);
+  useEffect(() => {
+    if (paymentId !== null) {
+      shownId.current = paymentId;
+      return;
+    }
+    const id = shownId.current;
+    shownId.current = null;
+    if (id === null) return;
+    const link = document.querySelector<HTMLElement>(`[data-row-id="${CSS.escape(id)}"] a`);
+    (link ?? document.querySelector<HTMLElement>('[data-row-link]'))?.focus();
+  }, [paymentId]);
+
+  const list = {
+    isPending: query.isPending,
+    isError: query.isError,
+    error: query.error,
+    isFetchNextPageError: query.isFetchNextPageError,
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    fetchNextPage: useCallback(() => void fetchNextPage(), [fetchNextPage]),
+    retryFirstPage: useCallback(() => void query.refetch(), [query.refetch]),
+  };
+
+  return (
+    <main id="main" className="page">
+      <div className="toolbar">
+        <CompanySwitcher
+          companies={config.companies}
+          value={view.company ?? config.own_company_id}
+          onSelect={(company) => setView({ company })}
+        />
+        <PaymentsFilters
+          view={view}
+          statuses={statuses}
+          pageSizes={config.page_sizes}
+          timeZone={config.time_zone}
+          onChange={setView}
+          onClear={() => setView({ status: null, dateFrom: null, limit: DEFAULT_VIEW.limit })}
+        />
+        <div className="toolbar__end">
+          <RefreshButton session={session} />
+          <ExportButton session={session} />
+        </div>
+      </div>
+      <PaymentsTable
+        rows={rows}
+        extraFields={extraFields}
+        timeZone={config.time_zone}
+        search={search}
+        limit={view.limit}
+        list={list}
+        hasFilters={view.status !== null || view.dateFrom !== null}
+        onClearFilters={() => setView({ status: null, dateFrom: null })}
+      />
+      {paymentId !== null && (
+        <Suspense fallback={null}>
+          <PaymentDrawer
+            paymentId={paymentId}
+            payment={payment}
+            searching={searching || (query.isFetching && payment === undefined)}
+            searched={rows.length}
+            canSearchFurther={query.hasNextPage}
+            onSearchFurther={() => setSearchLimit(rows.length + SEARCH_STEP)}
+            timeZone={config.time_zone}
+            onClose={closeDrawer}
+          />
+        </Suspense>
+      )}
+    </main>
+  );
+}

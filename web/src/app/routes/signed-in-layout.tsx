@@ -1,0 +1,103 @@
+import type { AppConfig } from '@payments/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from 'react-router';
+import { EnvironmentBadge } from '../../components/environment-badge.tsx';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { PageLoading } from '../../components/page-loading.tsx';
+import { paths, signInPath } from '../../config/paths.ts';
+import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
+import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
+import { paymentsQueryOptions, paymentsSessionOf } from '../../features/payments/api/get-payments.ts';
+import { errorMessage, isApiError } from '../../lib/api-error.ts';
+import { useAppConfig } from '../../lib/app-config.ts';
+import { parseListView } from '../../lib/list-search-params.ts';
+import { onSessionExpired } from '../../lib/session-expiry.ts';
+
+/** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */
+export function SignedInLayout() {
+  const session = useSession();
+  const signedIn = session.isSuccess;
+  const config = useAppConfig();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const here = `${location.pathname}${location.search}`;
+
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        // Without a known session this is a first visit, not an expiry: the session check redirects instead.
+        if (!queryClient.getQueryData(sessionQueryOptions.queryKey)) return;
+        const at = `${window.location.pathname}${window.location.search}`;
+        queryClient.clear();
+        navigate(signInPath(at, 'expired'), { replace: true });
+      }),
+    [navigate, queryClient],
+  );
+
+  // The first page of the list is asked for together with the session and the config, not after them; only on
+  // arrival, later views are fetched by the list itself.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
+  useEffect(() => {
+    if (location.pathname === paths.payments || location.pathname.startsWith('/payments/')) {
+      void queryClient.prefetchInfiniteQuery(
+        paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(location.search)))),
+      );
+    }
+  }, []);
+
+  useEffect(() => {
+    if (config.data)
+      document.title = config.data.environment === 'sandbox' ? 'Payments · SANDBOX' : 'Payments';
+  }, [config.data]);
+
+  if (session.isError && isApiError(session.error) && session.error.status === 401) {
+    return <Navigate to={signInPath(here)} replace />;
+  }
+  if (session.isPending || (signedIn && config.isPending))
+    return <PageLoading label="Loading the dashboard…" />;
+  if (session.isError || config.isError || !config.data) {
+    return (
+      <main className="page">
+        <ErrorPanel
+          title="The dashboard could not start"
+          message={errorMessage(session.error ?? config.error)}
+        >
+          <button
+            type="button"
+            className="button"
+            onClick={() => void (session.isError ? session.refetch() : config.refetch())}
+          >
+            Retry
+          </button>
+        </ErrorPanel>
+      </main>
+    );
+  }
+  if (location.pathname !== paths.payments && !location.pathname.startsWith('/payments/')) {
+    return <Navigate to={paths.payments} replace />;
+  }
+
+  return (
+    <div className={`app app--${config.data.environment}`}>
+      <header className="app__header">
+        <a className="skip-link" href="#main">
+          Skip to the payments
+        </a>
+        <span className="app__title">Payments</span>
+        <EnvironmentBadge environment={config.data.environment} />
+        <span className="app__user">{session.data.username}</span>
+        <SignOutButton
+          username={session.data.username}
+          onSignedOut={() => navigate(signInPath(paths.payments, 'signed-out'))}
+        />
+      </header>
+      <Outlet context={config.data} />
+    </div>
+  );
+}
+
+export function useLayoutConfig(): AppConfig {
+  return useOutletContext<AppConfig>();
+}

@@ -1,0 +1,23 @@
+/** Route paths, in one place so links and routes agree. */
+export const paths = {
+  payments: '/',
+  payment: (id: string) => `/payments/${encodeURIComponent(id)}`,
+  paymentPattern: '/payments/:paymentId',
+  signIn: '/sign-in',
+} as const;
+
+/**
+ * Where to go after sign-in: only a path on this origin, so a crafted `next` cannot send the user elsewhere.
+ */
+export function safeNext(next: string | null): string {
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return paths.payments;
+  return next;
+}
+
+export function signInPath(next: string, reason?: 'expired' | 'signed-out'): string {
+  const params = new URLSearchParams();
+  if (next !== paths.payments) params.set('next', next);
+  if (reason) params.set('reason', reason);
+  const query = params.toString();
+  return `${paths.signIn}${query ? `?${query}` : ''}`;
+}

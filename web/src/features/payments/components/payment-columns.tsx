@@ -1,0 +1,94 @@
+import type { Payment } from '@payments/shared';
+import {
+  type ColumnDef,
+  columnSizingFeature,
+  columnVisibilityFeature,
+  createColumnHelper,
+  tableFeatures,
+} from '@tanstack/react-table';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { formatDateTime, formatMoney, formatUnknown } from '../../../lib/format.ts';
+
+export const paymentTableFeatures = tableFeatures({ columnVisibilityFeature, columnSizingFeature });
+type Features = typeof paymentTableFeatures;
+export type PaymentColumn = ColumnDef<Features, Payment, unknown>;
+
+const helper = createColumnHelper<Features, Payment>();
+
+const LABELS: Record<string, string> = {
+  id: 'Payment ID',
+  company_id: 'Company',
+  status: 'Status',
+  amount: 'Amount',
+  currency: 'Currency',
+  created_at: 'Created',
+  description: 'Description',
+  counterparty: 'Counterparty',
+  reference: 'Reference',
+};
+
+export function columnLabel(id: string): string {
+  return LABELS[id] ?? id;
+}
+
+export interface ColumnContext {
+  timeZone: string;
+}
+
+/** The known columns, formatted, then one plain column per unknown field found in the data. */
+export function paymentColumns(extraFields: readonly string[], context: ColumnContext): PaymentColumn[] {
+  const text = (key: string, size: number) =>
+    helper.accessor((row) => row[key], {
+      id: key,
+      header: columnLabel(key),
+      size,
+      cell: (info) => formatUnknown(info.getValue()),
+    }) as PaymentColumn;
+  return [
+    helper.accessor((row) => String(row.id), {
+      id: 'id',
+      header: columnLabel('id'),
+      size: 210,
+      enableHiding: false,
+      // the table renders this cell as the row's link to its detail
+      cell: (info) => info.getValue(),
+    }) as PaymentColumn,
+    helper.accessor((row) => row.created_at, {
+      id: 'created_at',
+      header: `${columnLabel('created_at')} (${context.timeZone})`,
+      size: 200,
+      cell: (info) => {
+        const value = info.getValue();
+        return typeof value === 'string' ? formatDateTime(value, context.timeZone) : '';
+      },
+    }) as PaymentColumn,
+    helper.accessor((row) => row.status, {
+      id: 'status',
+      header: columnLabel('status'),
+      size: 120,
+      cell: (info) => {
+        const value = info.getValue();
+        return typeof value === 'string' ? <StatusBadge status={value} /> : '';
+      },
+    }) as PaymentColumn,
+    helper.accessor((row) => row.amount, {
+      id: 'amount',
+      header: columnLabel('amount'),
+      size: 140,
+      cell: (info) => {
+        const { amount, currency } = info.row.original;
+        return typeof amount === 'number' && typeof currency === 'string'
+          ? formatMoney(amount, currency)
+          : formatUnknown(amount);
+      },
+    }) as PaymentColumn,
+    text('currency', 90),
+    text('counterparty', 200),
+    text('description', 260),
+    text('reference', 160),
+    text('company_id', 150),
+    ...extraFields.map((key) => text(key, 160)),
+  ];
+}
+
+export const NUMERIC_COLUMNS = new Set(['amount']);

@@ -1,0 +1,123 @@
+import type { Payment } from '@payments/shared';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { formatDateTime, formatMoney, formatUnknown } from '../../../lib/format.ts';
+import { KNOWN_FIELDS } from '../../../lib/merge-rows.ts';
+import { columnLabel } from './payment-columns.tsx';
+
+interface Props {
+  paymentId: string;
+  /** The record from the loaded pages, or undefined while it is being looked for. */
+  payment: Payment | undefined;
+  /** Still paging through the view to find a deep-linked payment. */
+  searching: boolean;
+  /** Rows looked at so far, for the "not found" message. */
+  searched: number;
+  canSearchFurther: boolean;
+  onSearchFurther: () => void;
+  timeZone: string;
+  onClose: () => void;
+}
+
+/**
+ * One payment, every field. A modal `<dialog>`: the browser traps focus, makes the page behind inert and turns
+ * Escape into `cancel`, which closes it through the router so the URL always says whether it is open.
+ */
+export default function PaymentDrawer(props: Props) {
+  const { paymentId, payment, timeZone, onClose } = props;
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  // Layout effect: the dialog must leave the top layer before React detaches it, or the page stays inert.
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(paymentId);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  const known = new Set<string>(KNOWN_FIELDS);
+  const extra = payment ? Object.keys(payment).filter((key) => !known.has(key)) : [];
+
+  return (
+    <dialog
+      ref={dialog}
+      className="drawer"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="drawer__head">
+        <h2 id={titleId}>
+          Payment <span className="mono">{paymentId}</span>
+        </h2>
+        <button type="button" className="button button--quiet" onClick={onClose}>
+          Close <span className="visually-hidden">payment details</span>
+        </button>
+      </header>
+      <div className="drawer__actions">
+        <button type="button" className="button" onClick={() => void copy()}>
+          Copy ID
+        </button>
+        <span role="status" className="hint">
+          {copied === 'copied' && 'ID copied to the clipboard.'}
+          {copied === 'failed' && 'Copy failed: select the ID and copy it by hand.'}
+        </span>
+      </div>
+      {payment ? (
+        <dl className="fields">
+          {KNOWN_FIELDS.filter((key) => key in payment).map((key) => (
+            <div className="fields__row" key={key}>
+              <dt>{columnLabel(key)}</dt>
+              <dd data-field={key}>{knownValue(payment, key, timeZone)}</dd>
+            </div>
+          ))}
+          {extra.map((key) => (
+            <div className="fields__row" key={key}>
+              <dt>{key}</dt>
+              <dd data-field={key} className="mono">
+                {formatUnknown(payment[key])}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : props.searching ? (
+        <p role="status">Looking for this payment in the current view…</p>
+      ) : (
+        <div role="status" className="panel">
+          <p>
+            Payment {paymentId} is not among the {props.searched} payments loaded for the current filters and
+            company.
+          </p>
+          {props.canSearchFurther && (
+            <button type="button" className="button" onClick={props.onSearchFurther}>
+              Keep looking
+            </button>
+          )}
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+function knownValue(payment: Payment, key: (typeof KNOWN_FIELDS)[number], timeZone: string) {
+  const value = payment[key];
+  if (key === 'status' && typeof value === 'string') return <StatusBadge status={value} />;
+  if (key === 'created_at' && typeof value === 'string') return formatDateTime(value, timeZone);
+  if (key === 'amount' && typeof value === 'number') {
+    const formatted = typeof payment.currency === 'string' ? formatMoney(value, payment.currency) : '';
+    return `${formatted} (${value} minor units)`;
+  }
+  return formatUnknown(value);
+}

@@ -1,0 +1,64 @@
+import { appConfigSchema } from '@payments/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bff, quietFetch, readJson } from './api-client.ts';
+import { onSessionExpired } from './session-expiry.ts';
+
+const problem = (status: number, code: string) =>
+  new Response(
+    JSON.stringify({ type: `urn:x:${code}`, title: 't', status, detail: `detail of ${code}`, code }),
+    {
+      status,
+      headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '7' },
+    },
+  );
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('BFF client', () => {
+  it('sends the anti-forgery header and the session cookie on every call', async () => {
+    let seen: RequestInit | undefined;
+    vi.stubGlobal('fetch', async (_input: string, init: RequestInit) => {
+      seen = init;
+      return new Response('{}');
+    });
+    await bff.api.config.$get();
+    expect(new Headers(seen?.headers).get('X-CSRF')).toBe('1');
+    expect(seen?.credentials).toBe('same-origin');
+  });
+
+  it('turns a problem+json answer into an error value with its code', async () => {
+    vi.stubGlobal('fetch', async () => problem(429, 'rate_limited'));
+    await expect(bff.api.config.$get()).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      detail: 'detail of rate_limited',
+      retryAfterSeconds: 7,
+    });
+  });
+
+  it('reports an expired session on a 401, but not from the session routes', async () => {
+    const expired = vi.fn();
+    const stop = onSessionExpired(expired);
+    vi.stubGlobal('fetch', async () => problem(401, 'unauthenticated'));
+    await expect(bff.api.session.$get(undefined, { fetch: quietFetch })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(expired).not.toHaveBeenCalled();
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ code: 'unauthenticated' });
+    expect(expired).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('names a lost connection as such', async () => {
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ status: 0, code: 'network_error' });
+  });
+
+  it('refuses an answer that does not match the shared schema', async () => {
+    await expect(readJson(new Response('{"environment":"moon"}'), appConfigSchema)).rejects.toMatchObject({
+      code: 'bad_response',
+    });
+  });
+});

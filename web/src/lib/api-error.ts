@@ -1,0 +1,63 @@
+import type { ErrorCode } from '@payments/shared';
+
+/** Codes the client adds for failures that never produced a problem document. */
+export type ClientErrorCode = 'network_error' | 'bad_response';
+
+/**
+ * A failed API call as a value with a code: the BFF's problem+json `code`, or a client-side one. Thrown only
+ * because TanStack Query expects query functions to reject; callers branch on `code`, never on the message.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | ClientErrorCode;
+  readonly detail: string;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(
+    status: number,
+    code: ErrorCode | ClientErrorCode,
+    detail: string,
+    retryAfterSeconds = null as number | null,
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** A sentence a finance user can act on, for each code the dashboard may meet. */
+export function errorMessage(error: unknown): string {
+  if (!isApiError(error)) return 'Something went wrong. Try again.';
+  switch (error.code) {
+    case 'forbidden_company':
+      return 'You do not have access to this company. Choose another company in the switcher.';
+    case 'unauthenticated':
+      return 'Your session has ended. Sign in again.';
+    case 'rate_limited':
+      return error.retryAfterSeconds
+        ? `Too many requests. Try again in ${error.retryAfterSeconds} s.`
+        : 'Too many requests. Try again in a moment.';
+    case 'upstream_unavailable':
+    case 'upstream_timeout':
+    case 'upstream_bad_response':
+    case 'upstream_rejected_credentials':
+    case 'service_unavailable':
+      return 'The payments service is not answering right now. Try again.';
+    case 'network_error':
+      return 'The dashboard cannot reach its server. Check the connection and try again.';
+    case 'bad_response':
+      return 'The server sent an answer the dashboard does not understand.';
+    case 'cursor_mismatch':
+    case 'invalid_cursor':
+      return 'This list is out of date. Refresh to start again.';
+    default:
+      return error.detail || 'Something went wrong. Try again.';
+  }
+}

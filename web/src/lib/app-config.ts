@@ -1,0 +1,24 @@
+import { appConfigSchema } from '@payments/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { bff, readJson } from './api-client.ts';
+
+/**
+ * `GET /api/config`: environment, time zone, companies and statuses for the signed-in user. Shared by every
+ * feature, so it lives in lib rather than in one feature.
+ */
+export async function getAppConfig(signal?: AbortSignal) {
+  return readJson(
+    await bff.api.config.$get(undefined, { init: { signal: signal ?? null } }),
+    appConfigSchema,
+  );
+}
+
+export const appConfigQueryOptions = queryOptions({
+  queryKey: ['config'],
+  queryFn: ({ signal }) => getAppConfig(signal),
+  staleTime: 5 * 60_000,
+});
+
+export function useAppConfig() {
+  return useQuery(appConfigQueryOptions);
+}

@@ -1,0 +1,132 @@
+import { DATE_TIME_PATTERN } from '@payments/shared';
+
+// Building Intl formatters is costly and a table formats thousands of cells: each is built once, with the
+// currency's minor-unit count read once beside it.
+interface MoneyFormat {
+  format: Intl.NumberFormat;
+  digits: number;
+}
+const moneyFormats = new Map<string, MoneyFormat | null>();
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** Zone short names by zone and wall-clock hour: offsets change on the hour, and formatToParts is slow. */
+const zoneNames = new Map<string, string>();
+
+function moneyFormat(currency: string, locale: string | undefined): MoneyFormat | null {
+  const key = `${locale ?? ''}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (format === undefined) {
+    try {
+      const intl = new Intl.NumberFormat(locale, { style: 'currency', currency });
+      format = { format: intl, digits: intl.resolvedOptions().maximumFractionDigits ?? 2 };
+    } catch {
+      format = null; // not an ISO 4217 code this browser knows
+    }
+    moneyFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * An integer amount in minor units, shown in its currency. The decimal is built as a string and handed to Intl
+ * as one, so no binary fraction ever rounds a cent away; the currency's own minor-unit count is used (JPY 0,
+ * EUR 2, BHD 3).
+ */
+export function formatMoney(amount: number, currency: string, locale?: string): string {
+  const money = moneyFormat(currency, locale);
+  if (!Number.isSafeInteger(amount)) return `${amount} ${currency}`;
+  if (money === null) return `${amount} ${currency} (minor units)`;
+  const { format, digits } = money;
+  const negative = amount < 0;
+  const abs = String(Math.abs(amount)).padStart(digits + 1, '0');
+  const decimal = digits === 0 ? abs : `${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+  return format.format((negative ? `-${decimal}` : decimal) as unknown as number);
+}
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'short',
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall-clock parts of `instant` in `timeZone`, as UTC milliseconds, and the zone's short name then. */
+function wallClock(instant: number, timeZone: string): { wall: number; name: string } {
+  const parts: Record<string, string> = {};
+  for (const part of zoneFormat(timeZone).formatToParts(instant)) parts[part.type] = part.value;
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  return { wall, name: parts.timeZoneName ?? timeZone };
+}
+
+/**
+ * The short name (UTC, CET, CEST, EST, GMT+5:30…) of `timeZone` at a zone-less wall time, so a time is never
+ * shown without saying in which zone it is. Finds the instant by correcting the wall time by the zone's offset
+ * (twice, for the hours around a change of offset).
+ */
+export function zoneNameAt(wallTime: string, timeZone: string): string {
+  const match = DATE_TIME_PATTERN.exec(wallTime);
+  if (!match) return timeZone;
+  const key = `${timeZone}|${wallTime.slice(0, 13)}`;
+  let name = zoneNames.get(key);
+  if (name === undefined) {
+    name = computeZoneName(match, timeZone);
+    if (zoneNames.size > 50_000) zoneNames.clear();
+    zoneNames.set(key, name);
+  }
+  return name;
+}
+
+function computeZoneName(match: RegExpExecArray, timeZone: string): string {
+  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
+  const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s);
+  try {
+    let instant = wall - (wallClock(wall, timeZone).wall - wall);
+    instant = wall - (wallClock(instant, timeZone).wall - instant);
+    return wallClock(instant, timeZone).name;
+  } catch {
+    return timeZone; // a zone this browser does not know: name it as configured
+  }
+}
+
+/** `2026-03-01T14:05:09` in Europe/Paris → `2026-03-01 14:05:09 GMT+1`: the data's own wall time, zone named. */
+export function formatDateTime(wallTime: string, timeZone: string): string {
+  if (!DATE_TIME_PATTERN.test(wallTime)) return wallTime;
+  return `${wallTime.replace('T', ' ')} ${zoneNameAt(wallTime, timeZone)}`;
+}
+
+/** How a field the dashboard does not know is shown: text as it is, anything else as compact JSON. */
+export function formatUnknown(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+const integerFormat = new Intl.NumberFormat('en-US');
+export function formatCount(value: number): string {
+  return integerFormat.format(value);
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,60 @@
+import { COMPANY_ID_PATTERN, isDateTime, LIMIT_DEFAULT, PAGE_SIZES, STATUS_PATTERN } from '@payments/shared';
+
+/** The view the address describes. Absent values mean "no filter" (company: the user's own company). */
+export interface ListView {
+  company: string | null;
+  status: string | null;
+  dateFrom: string | null;
+  limit: number;
+}
+
+export const DEFAULT_VIEW: ListView = { company: null, status: null, dateFrom: null, limit: LIMIT_DEFAULT };
+
+/** Search parameter names, the same as the API's so a URL reads like the request it makes. */
+export const PARAM = { company: 'company', status: 'status', dateFrom: 'date_from', limit: 'limit' } as const;
+
+/**
+ * Reads the view from a URL's query. A value that breaks a shared rule is dropped rather than sent: a hand-edited
+ * or stale bookmark still opens a working view.
+ */
+export function parseListView(params: URLSearchParams): ListView {
+  const company = params.get(PARAM.company);
+  const status = params.get(PARAM.status);
+  const dateFrom = params.get(PARAM.dateFrom);
+  const limitRaw = params.get(PARAM.limit);
+  const limit = Number(limitRaw);
+  return {
+    company: company !== null && COMPANY_ID_PATTERN.test(company) ? company : null,
+    status: status !== null && STATUS_PATTERN.test(status) ? status : null,
+    dateFrom: dateFrom !== null && isDateTime(dateFrom) ? dateFrom : null,
+    limit:
+      limitRaw !== null && /^\d+$/.test(limitRaw) && (PAGE_SIZES as readonly number[]).includes(limit)
+        ? limit
+        : DEFAULT_VIEW.limit,
+  };
+}
+
+/** Writes the view as a query, leaving out defaults so shared links stay short; the order is fixed. */
+export function listViewSearch(view: ListView): URLSearchParams {
+  const params = new URLSearchParams();
+  if (view.company !== null) params.set(PARAM.company, view.company);
+  if (view.status !== null) params.set(PARAM.status, view.status);
+  if (view.dateFrom !== null) params.set(PARAM.dateFrom, view.dateFrom);
+  if (view.limit !== DEFAULT_VIEW.limit) params.set(PARAM.limit, String(view.limit));
+  return params;
+}
+
+/** `?…` for links, or an empty string when the view is the default one. */
+export function listViewQuery(view: ListView): string {
+  const search = listViewSearch(view).toString();
+  return search === '' ? '' : `?${search}`;
+}
+
+/**
+ * `<input type="datetime-local" step="1">` drops the seconds when they are zero; the API wants them.
+ * Returns null for anything that is not a real date-time.
+ */
+export function dateTimeFromInput(value: string): string | null {
+  const full = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value) ? `${value}:00` : value;
+  return isDateTime(full) ? full : null;
+}

@@ -1,0 +1,54 @@
+import type { PaymentPage } from '@payments/shared';
+import { describe, expect, it } from 'vitest';
+import { createRowMerger, mergeRows } from './merge-rows.ts';
+
+const page = (ids: Array<string | number>, more = true): PaymentPage => ({
+  data: ids.map((id) => ({ id, status: 'COMPLETED' })),
+  next_cursor: more ? 'c' : null,
+  has_more: more,
+});
+
+describe('mergeRows', () => {
+  it('keeps page order and drops later copies of an id', () => {
+    const { rows } = mergeRows([page(['a', 'b', 'c']), page(['c', 'd']), page(['b', 'e'], false)]);
+    expect(rows.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('treats a numeric id and its string form as the same row', () => {
+    expect(mergeRows([page([1, 2]), page(['2', 3])]).rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
+  it('collects unknown fields and seen statuses in order of first appearance', () => {
+    const merged = mergeRows([
+      {
+        data: [
+          { id: 'a', status: 'SETTLED', fee: 3 },
+          { id: 'b', status: 'COMPLETED', fx: { rate: 1 } },
+        ],
+        next_cursor: null,
+        has_more: false,
+      },
+    ]);
+    expect(merged.extraFields).toEqual(['fee', 'fx']);
+    expect(merged.statuses).toEqual(['SETTLED', 'COMPLETED']);
+  });
+
+  it('merges nothing into nothing', () => {
+    expect(mergeRows([])).toEqual({ rows: [], extraFields: [], statuses: [] });
+  });
+});
+
+describe('createRowMerger', () => {
+  it('gives the same rows as a full merge when pages are appended, and starts over when they are not', () => {
+    const merge = createRowMerger();
+    const p1 = page(['a', 'b']);
+    const p2 = page(['b', 'c']);
+    const p3 = page(['d'], false);
+    expect(merge([p1]).rows.map((r) => r.id)).toEqual(['a', 'b']);
+    const first = merge([p1, p2]);
+    const second = merge([p1, p2, p3]);
+    expect(second.rows.map((r) => r.id)).toEqual(mergeRows([p1, p2, p3]).rows.map((r) => r.id));
+    expect(second.rows).not.toBe(first.rows);
+    expect(merge([p3]).rows.map((r) => r.id)).toEqual(['d']);
+  });
+});
