@@ -16,14 +16,21 @@ function upstreamProblem(c: Context<BffEnv>, failure: UpstreamFailure) {
   });
 }
 
-/** `YYYY-MM-DD` of "now" in the configured zone, for the export's file name. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `YYYY-MM-DD` of "now" in the configured zone, for the export's file name (formatter built once per zone). */
 function localDate(timeZone: string, now: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 /** `/api/payments` and its CSV export: scope first, then cursor, then (and only then) upstream. */
