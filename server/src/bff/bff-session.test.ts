@@ -1,6 +1,6 @@
 import { problemSchema, sessionSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserStore } from './auth/index.ts';
+import { createThrottle, createUserStore } from './auth/index.ts';
 import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, testAuthenticator } from './testing/bff-harness.ts';
 
@@ -14,6 +14,11 @@ afterAll(async () => {
 });
 
 const SIGN_IN = 'POST /api/session';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? Number.NaN;
+}
 
 /** Every `/api` route the router knows, read from the router itself so a new route cannot be forgotten. */
 function apiRoutes(): Array<{ method: string; path: string }> {
@@ -255,6 +260,32 @@ describe('sign-in answers', () => {
       for (let i = 0; i < 5; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(429);
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.2')).status).toBe(200);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('answers for an unknown user and for a wrong password take times a client cannot tell apart', async () => {
+    // A throttle that never trips, so every sample runs the full sign-in path; the samples alternate so that
+    // background load falls on both sides alike.
+    const bff = createBff({ ...h.config, throttle: createThrottle({ maxFailures: 10_000 }) });
+    const timed = async (username: string) => {
+      const started = performance.now();
+      const response = await signIn(bff.app, username, 'wrong password');
+      await response.arrayBuffer();
+      expect(response.status).toBe(401);
+      return performance.now() - started;
+    };
+    try {
+      const unknown: number[] = [];
+      const wrong: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        unknown.push(await timed(`nobody-${i}`));
+        wrong.push(await timed('demo'));
+      }
+      const ratio = median(unknown) / median(wrong);
+      expect(ratio).toBeGreaterThan(0.67);
+      expect(ratio).toBeLessThan(1.5);
     } finally {
       await bff.close();
     }
