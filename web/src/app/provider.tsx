@@ -1,20 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
-import { isApiError } from '../lib/api-error.ts';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        refetchOnWindowFocus: false,
-        // errors with a code are answers; only a lost connection is worth one more try
-        retry: (count, error) => isApiError(error) && error.code === 'network_error' && count < 1,
-      },
-    },
-  });
-}
-
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [client] = useState(createQueryClient);
+export function AppProvider({ client, children }: { client: QueryClient; children: ReactNode }) {
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -6,6 +6,7 @@ import {
   createColumnHelper,
   tableFeatures,
 } from '@tanstack/react-table';
+import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatDateTime, formatMoney, formatUnknown } from '../../../lib/format.ts';
 
@@ -35,6 +36,31 @@ export interface ColumnContext {
   timeZone: string;
 }
 
+/**
+ * What a cell of column `id` shows for `row`. The table body calls this directly for the rows in view, without
+ * TanStack's per-row cell objects: those are cached on every row ever rendered, tens of MB after scrolling through
+ * 20,000 rows, which made every garbage collection slower.
+ */
+export function cellContent(id: string, row: Payment, context: ColumnContext): ReactNode {
+  const value = row[id];
+  switch (id) {
+    case 'id':
+      return String(row.id); // the table renders this cell as the row's link to its detail
+    case 'created_at':
+      return typeof value === 'string' ? formatDateTime(value, context.timeZone) : '';
+    case 'status':
+      return typeof value === 'string' ? <StatusBadge status={value} /> : '';
+    case 'amount': {
+      const { amount, currency } = row;
+      return typeof amount === 'number' && typeof currency === 'string'
+        ? formatMoney(amount, currency)
+        : formatUnknown(amount);
+    }
+    default:
+      return formatUnknown(value);
+  }
+}
+
 /** The known columns, formatted, then one plain column per unknown field found in the data. */
 export function paymentColumns(extraFields: readonly string[], context: ColumnContext): PaymentColumn[] {
   const text = (key: string, size: number) =>
@@ -42,7 +68,7 @@ export function paymentColumns(extraFields: readonly string[], context: ColumnCo
       id: key,
       header: columnLabel(key),
       size,
-      cell: (info) => formatUnknown(info.getValue()),
+      cell: (info) => cellContent(key, info.row.original, context),
     }) as PaymentColumn;
   return [
     helper.accessor((row) => String(row.id), {
@@ -50,37 +76,25 @@ export function paymentColumns(extraFields: readonly string[], context: ColumnCo
       header: columnLabel('id'),
       size: 210,
       enableHiding: false,
-      // the table renders this cell as the row's link to its detail
-      cell: (info) => info.getValue(),
+      cell: (info) => cellContent('id', info.row.original, context),
     }) as PaymentColumn,
     helper.accessor((row) => row.created_at, {
       id: 'created_at',
       header: `${columnLabel('created_at')} (${context.timeZone})`,
       size: 200,
-      cell: (info) => {
-        const value = info.getValue();
-        return typeof value === 'string' ? formatDateTime(value, context.timeZone) : '';
-      },
+      cell: (info) => cellContent('created_at', info.row.original, context),
     }) as PaymentColumn,
     helper.accessor((row) => row.status, {
       id: 'status',
       header: columnLabel('status'),
       size: 120,
-      cell: (info) => {
-        const value = info.getValue();
-        return typeof value === 'string' ? <StatusBadge status={value} /> : '';
-      },
+      cell: (info) => cellContent('status', info.row.original, context),
     }) as PaymentColumn,
     helper.accessor((row) => row.amount, {
       id: 'amount',
       header: columnLabel('amount'),
       size: 140,
-      cell: (info) => {
-        const { amount, currency } = info.row.original;
-        return typeof amount === 'number' && typeof currency === 'string'
-          ? formatMoney(amount, currency)
-          : formatUnknown(amount);
-      },
+      cell: (info) => cellContent('amount', info.row.original, context),
     }) as PaymentColumn,
     text('currency', 90),
     text('counterparty', 200),

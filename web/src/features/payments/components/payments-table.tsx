@@ -1,8 +1,17 @@
 import type { Payment } from '@payments/shared';
-import { type ColumnVisibilityState, FlexRender, type Updater, useTable } from '@tanstack/react-table';
+import { type ColumnVisibilityState, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError } from '../../../lib/api-error.ts';
 import {
@@ -13,11 +22,20 @@ import {
 } from '../../../lib/column-preferences.ts';
 import { formatCount } from '../../../lib/format.ts';
 import { KNOWN_FIELDS } from '../../../lib/merge-rows.ts';
+import { createRowKeys } from '../../../lib/row-keys.ts';
 import { ColumnChooser } from './column-chooser.tsx';
-import { NUMERIC_COLUMNS, paymentColumns, paymentTableFeatures } from './payment-columns.tsx';
+import {
+  type ColumnContext,
+  cellContent,
+  NUMERIC_COLUMNS,
+  paymentColumns,
+  paymentTableFeatures,
+} from './payment-columns.tsx';
 
 export const ROW_HEIGHT = 36;
-const OVERSCAN = 12;
+// Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
+// work: at speed the whole window is new each frame anyway.
+const OVERSCAN = 6;
 
 export interface PaymentsListState {
   isPending: boolean;
@@ -47,6 +65,7 @@ const known = new Set<string>(KNOWN_FIELDS);
 
 /** Module-level so the table's options keep their identity between renders (no row-model rebuilds). */
 const rowId = (row: Payment) => String(row.id);
+const estimateSize = () => ROW_HEIGHT;
 
 export function PaymentsTable({
   rows,
@@ -81,58 +100,68 @@ export function PaymentsTable({
   );
 
   const tableState = useMemo(() => ({ columnVisibility }), [columnVisibility]);
-  const table = useTable({
-    features: paymentTableFeatures,
-    columns,
-    data: rows,
-    getRowId: rowId,
-    state: tableState,
-    onColumnVisibilityChange,
-  });
+  // One options object while nothing changes: useTable returns a new table object whenever its options object is
+  // new, which would render everything that depends on the table on every scroll frame.
+  const tableOptions = useMemo(
+    () => ({
+      features: paymentTableFeatures,
+      columns,
+      data: rows,
+      getRowId: rowId,
+      state: tableState,
+      onColumnVisibilityChange,
+    }),
+    [columns, rows, tableState, onColumnVisibilityChange],
+  );
+  const table = useTable(tableOptions);
 
-  const tableRows = table.getRowModel().rows;
+  // The rows are shown as loaded (no sorting or filtering in the table): the body reads them directly rather than
+  // through the row model, which would build and cache an object per row and per cell.
   const visibleColumns = table.getVisibleLeafColumns();
   const totalWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0);
 
+  // Roving focus: one row link is in the tab order; the arrows move it, scrolling the row into view.
+  const [activeRow, setActiveRow] = useState(0);
+  // The row holding focus keeps its element while it is rendered (see row-keys.ts).
+  const [focusedRow, setFocusedRow] = useState<number | null>(null);
+
   // Stable while the rows are: a new key function makes the virtualizer re-measure every row, O(n) per frame.
-  const getItemKey = useCallback((index: number) => tableRows[index]?.id ?? index, [tableRows]);
+  const getItemKey = useCallback((index: number) => (rows[index] ? rowId(rows[index]) : index), [rows]);
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize,
     overscan: OVERSCAN,
     getItemKey,
   });
   const items = virtualizer.getVirtualItems();
+  // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
+  // instead of creating and styling dozens of new rows per frame. The rendered rows are contiguous and sit in
+  // the flow of the body, pushed down by its padding: one style change per frame moves them all, where a
+  // transform per row cost a style recalculation of every row (tens of ms per frame in Chromium).
+  const [rowKeysOf] = useState(createRowKeys);
+  const rowKeys = rowKeysOf(
+    items.map((item) => ({ id: String(item.key), pinned: item.index === focusedRow })),
+  );
   const lastIndex = items.length > 0 ? (items[items.length - 1]?.index ?? 0) : -1;
 
   // The next page loads while about one page of rows is still ahead, so scrolling rarely meets the end.
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
   useEffect(() => {
     if (lastIndex < 0 || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
-    if (lastIndex >= tableRows.length - Math.max(limit, 30)) fetchNextPage();
-  }, [
-    lastIndex,
-    tableRows.length,
-    hasNextPage,
-    isFetchingNextPage,
-    isFetchNextPageError,
-    fetchNextPage,
-    limit,
-  ]);
+    if (lastIndex >= rows.length - Math.max(limit, 30)) fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
 
-  // Roving focus: one row link is in the tab order; the arrows move it, scrolling the row into view.
-  const [activeRow, setActiveRow] = useState(0);
   const focusRow = useCallback(
     (index: number) => {
-      const target = Math.min(Math.max(index, 0), tableRows.length - 1);
+      const target = Math.min(Math.max(index, 0), rows.length - 1);
       setActiveRow(target);
       virtualizer.scrollToIndex(target, { align: 'auto' });
       requestAnimationFrame(() => {
         scrollRef.current?.querySelector<HTMLElement>(`[data-row-link="${target}"]`)?.focus();
       });
     },
-    [tableRows.length, virtualizer],
+    [rows.length, virtualizer],
   );
   const onRowKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 360) / ROW_HEIGHT) - 1);
@@ -155,14 +184,75 @@ export function PaymentsTable({
     (event: KeyboardEvent<HTMLAnchorElement>, index: number) => keyDownRef.current(event, index),
     [],
   );
+  const onRowFocus = useCallback((index: number) => {
+    setActiveRow(index);
+    setFocusedRow(index);
+  }, []);
+  // One click handler for every row link, as a router <Link> would do it (plain left click → in-app navigation,
+  // replacing the entry when it is the current URL; modified clicks → the browser's own behaviour), without
+  // the router hooks each <Link> runs: those were a third of the script time of a scroll frame.
+  const navigate = useNavigate();
+  const onBodyClick = useCallback(
+    (event: MouseEvent<HTMLTableSectionElement>) => {
+      const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-row-link]');
+      const to = link?.getAttribute('href');
+      if (!to || event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      navigate(to, { replace: to === `${window.location.pathname}${window.location.search}` });
+    },
+    [navigate],
+  );
+  const onRowBlur = useCallback(
+    (index: number) => setFocusedRow((focused) => (focused === index ? null : focused)),
+    [],
+  );
   const columnsKey = visibleColumns.map((column) => column.id).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
+  const cells = useMemo(
+    () => visibleColumns.map((column) => ({ id: column.id, size: column.getSize() })),
+    [columnsKey],
+  );
+  const cellContext = useMemo<ColumnContext>(() => ({ timeZone }), [timeZone]);
 
-  const chooserColumns = table.getAllLeafColumns().map((column) => ({
-    id: column.id,
-    visible: column.getIsVisible(),
-    canHide: column.getCanHide(),
-    discovered: !known.has(column.id),
-  }));
+  // Everything but the rows depends on the columns only: built when they change, not on every scroll frame.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the table reads columns and visibility from its state
+  const chooserColumns = useMemo(
+    () =>
+      table.getAllLeafColumns().map((column) => ({
+        id: column.id,
+        visible: column.getIsVisible(),
+        canHide: column.getCanHide(),
+        discovered: !known.has(column.id),
+      })),
+    [table, columns, columnVisibility],
+  );
+  const onToggleColumn = useCallback(
+    (id: string, visible: boolean) => table.getColumn(id)?.toggleVisibility(visible),
+    [table],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the table reads columns and visibility from its state
+  const head = useMemo(
+    () => (
+      <thead className="grid__head">
+        {table.getHeaderGroups().map((group) => (
+          <tr aria-rowindex={1} className="grid__row" key={group.id}>
+            {group.headers.map((header) => (
+              <th
+                scope="col"
+                key={header.id}
+                className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(header.column.id) ? ' is-numeric' : ''}`}
+                style={{ width: header.getSize() }}
+              >
+                <table.FlexRender header={header} />
+              </th>
+            ))}
+          </tr>
+        ))}
+      </thead>
+    ),
+    [table, columns, columnVisibility],
+  );
 
   const firstLoad = list.isPending;
   const failedFirst = list.isError && rows.length === 0 && !list.isFetchNextPageError;
@@ -171,10 +261,7 @@ export function PaymentsTable({
   return (
     <section className="payments" aria-label="Payments list">
       <div className="payments__tools">
-        <ColumnChooser
-          columns={chooserColumns}
-          onToggle={(id, visible) => table.getColumn(id)?.toggleVisibility(visible)}
-        />
+        <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} />
       </div>
       <div ref={scrollRef} className="grid-scroll">
         <table
@@ -185,22 +272,7 @@ export function PaymentsTable({
           className="grid"
           style={{ width: totalWidth }}
         >
-          <thead className="grid__head">
-            {table.getHeaderGroups().map((group) => (
-              <tr aria-rowindex={1} className="grid__row" key={group.id}>
-                {group.headers.map((header) => (
-                  <th
-                    scope="col"
-                    key={header.id}
-                    className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(header.column.id) ? ' is-numeric' : ''}`}
-                    style={{ width: header.getSize() }}
-                  >
-                    <table.FlexRender header={header} />
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
+          {head}
           {firstLoad ? (
             <tbody className="grid__skeleton" data-testid="skeleton">
               {Array.from({ length: 12 }, (_, i) => (
@@ -214,19 +286,25 @@ export function PaymentsTable({
               ))}
             </tbody>
           ) : (
-            <tbody className="grid__body" style={{ height: virtualizer.getTotalSize() }}>
-              {items.map((item) => {
-                const row = tableRows[item.index];
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the row links are the controls; Enter on one clicks it
+            <tbody
+              onClick={onBodyClick}
+              className="grid__body"
+              style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}
+            >
+              {items.map((item, i) => {
+                const row = rows[item.index];
                 return row ? (
                   <PaymentRow
-                    key={row.id}
+                    key={rowKeys[i]}
                     row={row}
                     index={item.index}
-                    start={item.start}
                     active={item.index === activeRow}
                     search={search}
-                    columnsKey={columnsKey}
-                    onFocusRow={setActiveRow}
+                    cells={cells}
+                    context={cellContext}
+                    onFocusRow={onRowFocus}
+                    onBlurRow={onRowBlur}
                     onRowKeyDown={onRowKeyDownStable}
                   />
                 ) : null;
@@ -282,63 +360,59 @@ function listStatus(count: number, list: PaymentsListState): string {
   return `${loaded} · end of list`;
 }
 
-type TableRow = ReturnType<
-  ReturnType<typeof useTable<typeof paymentTableFeatures, Payment>>['getRowModel']
->['rows'][number];
-
 interface RowProps {
-  row: TableRow;
+  row: Payment;
   index: number;
-  start: number;
   active: boolean;
   search: string;
-  /** Changes when the visible columns change, so the memoized row renders again. */
-  columnsKey: string;
+  /** The visible columns, in order, with their widths. */
+  cells: ReadonlyArray<{ id: string; size: number }>;
+  context: ColumnContext;
   onFocusRow: (index: number) => void;
+  onBlurRow: (index: number) => void;
   onRowKeyDown: (event: KeyboardEvent<HTMLAnchorElement>, index: number) => void;
 }
 
 /**
- * One data row. Memoized: while scrolling, rows that stay in view are not rendered again, only those that
- * enter it, which keeps each frame's work to a few rows.
+ * One data row. Memoized, so a render that changes nothing for the row (a state change elsewhere in the table)
+ * skips it; while scrolling, a reused row element renders with its new row and only its text and attributes change.
  */
 const PaymentRow = memo(function PaymentRow({
   row,
   index,
-  start,
   active,
   search,
+  cells,
+  context,
   onFocusRow,
+  onBlurRow,
   onRowKeyDown,
 }: RowProps) {
+  const id = rowId(row);
   return (
-    <tr
-      aria-rowindex={index + 2}
-      data-row-id={row.id}
-      className="grid__row grid__row--data"
-      // positioned through CSSOM (allowed by the CSP); inline style attributes are not used
-      style={{ transform: `translateY(${start}px)` }}
-    >
-      {row.getVisibleCells().map((cell) => (
+    <tr aria-rowindex={index + 2} data-row-id={id} className="grid__row grid__row--data">
+      {cells.map((cell) => (
         <td
+          // keyed by column: a reused row element keeps its cells and only their text changes
           key={cell.id}
-          className={`grid__cell${NUMERIC_COLUMNS.has(cell.column.id) ? ' is-numeric' : ''}`}
-          style={{ width: cell.column.getSize() }}
-          data-column={cell.column.id}
+          className={`grid__cell${NUMERIC_COLUMNS.has(cell.id) ? ' is-numeric' : ''}`}
+          style={{ width: cell.size }}
+          data-column={cell.id}
         >
-          {cell.column.id === 'id' ? (
-            <Link
+          {cell.id === 'id' ? (
+            <a
               className="row-link"
-              to={`${paths.payment(row.id)}${search}`}
+              href={`${paths.payment(id)}${search}`}
               data-row-link={index}
               tabIndex={active ? 0 : -1}
               onFocus={() => onFocusRow(index)}
+              onBlur={() => onBlurRow(index)}
               onKeyDown={(event) => onRowKeyDown(event, index)}
             >
-              {row.id}
-            </Link>
+              {id}
+            </a>
           ) : (
-            <FlexRender cell={cell} />
+            cellContent(cell.id, row, context)
           )}
         </td>
       ))}

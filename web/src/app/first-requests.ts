@@ -1,0 +1,24 @@
+import { paths } from '../config/paths.ts';
+import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
+import { paymentsQueryOptions, paymentsSessionOf } from '../features/payments/api/get-payments.ts';
+import { appConfigQueryOptions } from '../lib/app-config.ts';
+import { parseListView } from '../lib/list-search-params.ts';
+import { createQueryClient } from './query-client.ts';
+
+/**
+ * The app's query client, with the requests of the first view already started. main.tsx imports this module
+ * first, so this runs before React, the router and the components are evaluated and rendered: the session, the
+ * config and the first page travel while the rest of the app starts, instead of after its first render.
+ * Whatever the URL asks for is exactly what the list will ask for (same query options), so nothing is fetched
+ * twice; a visitor who is not signed in gets the same 401s the signed-in area would have met anyway.
+ */
+export const queryClient = createQueryClient();
+
+const { pathname, search } = window.location;
+if (pathname === paths.payments || pathname.startsWith('/payments/')) {
+  void queryClient.prefetchQuery(sessionQueryOptions);
+  void queryClient.prefetchQuery(appConfigQueryOptions);
+  void queryClient.prefetchInfiniteQuery(
+    paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(search)))),
+  );
+}
