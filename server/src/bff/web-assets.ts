@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 
 const TYPES: Record<string, string> = {
@@ -20,6 +21,50 @@ const TYPES: Record<string, string> = {
 interface Asset {
   body: Uint8Array<ArrayBuffer>;
   type: string;
+  /** Compressed once at start, for text files where it pays; served when the browser accepts it. */
+  br?: Uint8Array<ArrayBuffer>;
+  gzip?: Uint8Array<ArrayBuffer>;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json)|image\/svg\+xml)/;
+const MIN_COMPRESS_BYTES = 1024;
+
+function readAsset(path: string, type: string): Asset {
+  const body = new Uint8Array(readFileSync(path));
+  // Source maps are large and only developer tools fetch them: not worth start-up time.
+  const worth = COMPRESSIBLE.test(type) && body.byteLength >= MIN_COMPRESS_BYTES && !path.endsWith('.map');
+  if (!worth) return { body, type };
+  return {
+    body,
+    type,
+    br: new Uint8Array(
+      brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+      }),
+    ),
+    gzip: new Uint8Array(gzipSync(body, { level: 9 })),
+  };
+}
+
+/** The encodings a request's Accept-Encoding allows (a `q=0` entry refuses one). */
+function acceptedEncodings(header: string | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    if (name && !refused) accepted.add(name.trim());
+  }
+  return accepted;
+}
+
+function send(c: Context, asset: Asset): Response {
+  const headers: Record<string, string> = { 'content-type': asset.type };
+  if (asset.br === undefined || asset.gzip === undefined) return c.body(asset.body, 200, headers);
+  headers.vary = 'Accept-Encoding';
+  const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+  if (accepted.has('br')) return c.body(asset.br, 200, { ...headers, 'content-encoding': 'br' });
+  if (accepted.has('gzip')) return c.body(asset.gzip, 200, { ...headers, 'content-encoding': 'gzip' });
+  return c.body(asset.body, 200, headers);
 }
 
 /**
@@ -36,10 +81,10 @@ export function createWebAssets(distDir: string | null) {
         const path = join(dir, name);
         if (statSync(path).isDirectory()) walk(path);
         else
-          assets.set(`/${relative(distDir, path).split(sep).join('/')}`, {
-            body: new Uint8Array(readFileSync(path)),
-            type: TYPES[extname(name)] ?? 'application/octet-stream',
-          });
+          assets.set(
+            `/${relative(distDir, path).split(sep).join('/')}`,
+            readAsset(path, TYPES[extname(name)] ?? 'application/octet-stream'),
+          );
       }
     };
     walk(distDir);
@@ -57,10 +102,9 @@ export function createWebAssets(distDir: string | null) {
         );
       }
       const asset = assets.get(c.req.path);
-      if (asset) return c.body(asset.body, 200, { 'content-type': asset.type });
+      if (asset) return send(c, asset);
       const wantsHtml = c.req.path === '/' || (c.req.header('accept') ?? '').includes('text/html');
-      if (wantsHtml && !c.req.path.startsWith('/assets/'))
-        return c.body(index.body, 200, { 'content-type': index.type });
+      if (wantsHtml && !c.req.path.startsWith('/assets/')) return send(c, index);
       return c.text('Not found', 404);
     },
   };
