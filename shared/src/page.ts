@@ -37,5 +37,8 @@ export const paymentSchema = z.looseObject({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
+/** The payment fields the dashboard knows how to show, in the order the upstream sends them. */
+export const KNOWN_PAYMENT_FIELDS = Object.keys(paymentSchema.shape) as (keyof typeof paymentSchema.shape)[];
+
 export const paymentPageSchema = pageSchema(paymentSchema);
 export type PaymentPage = Page<Payment>;

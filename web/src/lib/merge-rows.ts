@@ -1,4 +1,4 @@
-import type { Payment, PaymentPage } from '@payments/shared';
+import { KNOWN_PAYMENT_FIELDS, type Payment, type PaymentPage } from '@payments/shared';
 
 export interface MergedRows {
   rows: Payment[];
@@ -8,17 +8,8 @@ export interface MergedRows {
   statuses: string[];
 }
 
-export const KNOWN_FIELDS = [
-  'id',
-  'company_id',
-  'status',
-  'amount',
-  'currency',
-  'created_at',
-  'description',
-  'counterparty',
-  'reference',
-] as const;
+/** Known fields have formatted columns; any other field is offered as an opt-in column. */
+export const KNOWN_FIELDS = KNOWN_PAYMENT_FIELDS;
 const known = new Set<string>(KNOWN_FIELDS);
 
 /**
