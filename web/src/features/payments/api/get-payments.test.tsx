@@ -122,6 +122,39 @@ describe('payments query options', () => {
     expect(calls.map((c) => c.url.searchParams.get('cursor'))).toEqual([null, 'n1', 'n1']);
   });
 
+  it('does not refetch loaded pages when the window regains focus, even once they are stale', async () => {
+    const calls = serve((call) =>
+      call.url.searchParams.has('cursor')
+        ? json({ data: [{ id: 'b' }], next_cursor: null, has_more: false })
+        : json({ data: [{ id: 'a' }], next_cursor: 'n1', has_more: true }),
+    );
+    // a client with Query's defaults (focus refetch on), so only the payments options can keep it quiet
+    const client = new QueryClient();
+    const { result } = renderHook(() => usePayments(session), {
+      wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+    });
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(2));
+    expect(calls).toHaveLength(2);
+
+    const regainFocus = async () => {
+      await act(async () => {
+        // Query's focus manager listens for visibilitychange; focus is what a user switching back fires too
+        document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+        window.dispatchEvent(new Event('focus'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+    };
+    await regainFocus();
+    // marking the pages stale without refetching: the focus refetch would then have every reason to run
+    await act(() => client.invalidateQueries({ queryKey: paymentsQueryKey(session), refetchType: 'none' }));
+    await regainFocus();
+    expect(calls).toHaveLength(2);
+    expect(result.current.isFetching).toBe(false);
+    expect(result.current.data?.pages.flatMap((p) => p.data.map((r) => r.id))).toEqual(['a', 'b']);
+  });
+
   it('refuses an envelope that breaks its rules instead of showing it', async () => {
     serve(() => json({ data: [], next_cursor: 'x', has_more: false }));
     const { result } = renderHook(() => usePayments(session), { wrapper: wrapper() });

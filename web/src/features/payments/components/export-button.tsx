@@ -19,11 +19,15 @@ export function ExportButton({ session }: { session: PaymentsSession }) {
       )}
       <span className="export__status" role="status" aria-live="polite" data-testid="export-status">
         {state.phase === 'running' &&
-          `Exporting… ${formatCount(state.progress.rows)} rows, ${formatBytes(state.progress.bytes)}`}
-        {state.phase === 'done' && `Saved ${state.fileName}: ${formatCount(state.rows)} rows.`}
+          `Exporting… ${rowCount(state.progress.rows)}, ${formatBytes(state.progress.bytes)}`}
+        {state.phase === 'done' && `Saved ${state.fileName}: ${rowCount(state.rows)}.`}
         {state.phase === 'cancelled' && 'Export cancelled.'}
         {state.phase === 'failed' && `Export failed: ${state.message}`}
       </span>
     </div>
   );
+}
+
+function rowCount(rows: number): string {
+  return `${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}`;
 }
