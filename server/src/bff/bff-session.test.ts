@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrottle, createUserStore } from './auth/index.ts';
 import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, testAuthenticator } from './testing/bff-harness.ts';
+import { median } from './testing/median.ts';
 
 let h: Harness;
 
@@ -14,11 +15,6 @@ afterAll(async () => {
 });
 
 const SIGN_IN = 'POST /api/session';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] ?? Number.NaN;
-}
 
 /** Every `/api` route the router knows, read from the router itself so a new route cannot be forgotten. */
 function apiRoutes(): Array<{ method: string; path: string }> {

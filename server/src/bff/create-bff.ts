@@ -2,6 +2,7 @@ import type { Company, Environment } from '@payments/shared';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { rootCompany } from '../config/companies.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
 import { requireCsrfHeader, requireSession } from './api-guards.ts';
 import {
@@ -56,8 +57,7 @@ const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
  * of replicas can run behind a load balancer.
  */
 export function createBff(config: BffConfig) {
-  const root = config.companies.find((company) => company.parent_id === null);
-  if (!root) throw new Error('companies: the tree has no root company');
+  const root = rootCompany(config.companies);
   const logger = config.logger ?? stdoutLogger;
   const now = config.now ?? Date.now;
   const sessionMaxAgeSeconds = config.sessionMaxAgeSeconds ?? 8 * 3600;

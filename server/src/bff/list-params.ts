@@ -1,5 +1,5 @@
-import { dateTimeSchema, listQuerySchema, statusSchema } from '@payments/shared';
-import { z } from 'zod';
+import { type ListFilters, listFiltersSchema, listQuerySchema } from '@payments/shared';
+import type { z } from 'zod';
 
 type RawQuery = Record<string, string | string[]>;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string };
@@ -11,12 +11,7 @@ export interface ListParams {
   date_from?: string | undefined;
 }
 
-export interface ExportParams {
-  status?: string | undefined;
-  date_from?: string | undefined;
-}
-
-const exportQuerySchema = z.object({ status: statusSchema.optional(), date_from: dateTimeSchema.optional() });
+export type ExportParams = ListFilters;
 
 function parseWith<T>(raw: RawQuery, known: readonly string[], schema: z.ZodType<T>): Parsed<T> {
   for (const [name, value] of Object.entries(raw)) {
@@ -38,5 +33,5 @@ export function parseListParams(raw: RawQuery): Parsed<ListParams> {
 
 /** `GET /api/payments/export.csv`: the filters only (the export walks every page itself). */
 export function parseExportParams(raw: RawQuery): Parsed<ExportParams> {
-  return parseWith(raw, ['status', 'date_from'], exportQuerySchema);
+  return parseWith(raw, ['status', 'date_from'], listFiltersSchema);
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Company, companyTreeSchema } from '@payments/shared';
+import { basicCredentials } from '../upstream/index.ts';
 import { ConfigError } from './env.ts';
 
 function treeOrError(json: unknown, where: string): Company[] {
@@ -27,8 +28,7 @@ export async function fetchSandboxCompanies(
   credentials: { secretId: string; secretPassword: string },
 ): Promise<Company[]> {
   const url = new URL('/_sandbox/companies', baseUrl);
-  const basic = Buffer.from(`${credentials.secretId}:${credentials.secretPassword}`).toString('base64');
-  const response = await fetch(url, { headers: { authorization: `Basic ${basic}` } });
+  const response = await fetch(url, { headers: { authorization: `Basic ${basicCredentials(credentials)}` } });
   if (!response.ok) throw new ConfigError(`sandbox: ${url.pathname} answered ${response.status}`);
   return treeOrError(await response.json(), `sandbox: ${url.pathname}`);
 }

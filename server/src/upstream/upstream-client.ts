@@ -8,6 +8,11 @@ export interface UpstreamCredentials {
   secretPassword: string;
 }
 
+/** The credentials as the Basic scheme carries them (RFC 7617): base64 of `id:password`. */
+export function basicCredentials({ secretId, secretPassword }: UpstreamCredentials): string {
+  return Buffer.from(`${secretId}:${secretPassword}`).toString('base64');
+}
+
 export interface UpstreamClientOptions {
   /** Base address with its version segment, e.g. `https://api.example.com/v1`. */
   baseUrl: string;
@@ -91,7 +96,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   const listUrl = new URL('payments/', base);
   const { secretId, secretPassword } = options.credentials;
-  const basic = Buffer.from(`${secretId}:${secretPassword}`).toString('base64');
+  const basic = basicCredentials(options.credentials);
   const authorization = `Basic ${basic}`;
   const secrets = [basic, secretPassword, secretId].filter((s) => s.length >= 4);
   const agent = new Agent({

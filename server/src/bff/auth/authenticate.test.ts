@@ -1,17 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
+import { median } from '../testing/median.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { FAST_TEST_COST, TIMING_TEST_COST } from './test-costs.ts';
 import { createUserStore } from './users.ts';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 async function elapsed(action: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
