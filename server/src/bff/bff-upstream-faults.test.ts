@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../sandbox/index.ts';
+import { scriptedUpstream } from '../upstream/testing/scripted-upstream.ts';
 import { closedPort, serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
 import type { UserStore } from './auth/index.ts';
 import { type BffConfig, createBff } from './create-bff.ts';
@@ -59,18 +60,12 @@ async function signedIn(app: ReturnType<typeof createBff>['app']) {
     app.request(path, { headers: { 'X-CSRF': '1', cookie, ...headers } });
 }
 
-/** A scripted upstream: each request gets the next response; the last one repeats. */
+/** The scripted upstream served on loopback, as the BFF's upstream. */
 async function scripted(...responses: Array<() => Response | Promise<Response>>) {
-  let calls = 0;
-  const app = new Hono();
-  app.get('/v1/payments/', () => {
-    const respond = responses[Math.min(calls, responses.length - 1)] as () => Response;
-    calls += 1;
-    return respond();
-  });
+  const { app, calls } = scriptedUpstream(...responses);
   const server = await serveOnLoopback(app);
   cleanups.push(server.close);
-  return { baseUrl: `${server.origin}/v1`, calls: () => calls };
+  return { baseUrl: `${server.origin}/v1`, calls };
 }
 
 const page = (n: number, cursor: string | null) => ({

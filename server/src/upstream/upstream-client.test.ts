@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scriptedUpstream } from './testing/scripted-upstream.ts';
 import { closedPort, type LoopbackServer, serveOnLoopback } from './testing/serve-on-loopback.ts';
 import {
   createUpstreamClient,
@@ -36,18 +37,6 @@ function client(baseUrl: string, extra: Partial<UpstreamClientOptions> = {}) {
   return c;
 }
 
-/** An upstream that answers each request with the next scripted response, then repeats the last one. */
-function scripted(...responses: Array<() => Response | Promise<Response>>) {
-  let calls = 0;
-  const app = new Hono();
-  app.get('/v1/payments/', () => {
-    const respond = responses[Math.min(calls, responses.length - 1)] as () => Response;
-    calls += 1;
-    return respond();
-  });
-  return { app, calls: () => calls };
-}
-
 const first = { limit: 10 };
 const ctx = { companyId: 'root' };
 
@@ -62,7 +51,7 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('an upstream that never answers ends as upstream_timeout within the deadline', async () => {
-    const { app } = scripted(() => new Promise<Response>(() => {}));
+    const { app } = scriptedUpstream(() => new Promise<Response>(() => {}));
     const server = await upstream(app);
     const started = Date.now();
     const result = await client(`${server.origin}/v1`, {
@@ -74,7 +63,7 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('a 500 is not retried and becomes upstream_unavailable', async () => {
-    const fake = scripted(() => new Response('boom', { status: 500 }));
+    const fake = scriptedUpstream(() => new Response('boom', { status: 500 }));
     const server = await upstream(fake.app);
     const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
     expect(result).toMatchObject({ ok: false, attempts: 1, failure: { code: 'upstream_unavailable' } });
@@ -82,7 +71,7 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('a 503 followed by a good page is retried and succeeds', async () => {
-    const fake = scripted(
+    const fake = scriptedUpstream(
       () => new Response('busy', { status: 503 }),
       () => Response.json(page),
     );
@@ -92,7 +81,7 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('a 429 with Retry-After is waited out before the retry', async () => {
-    const fake = scripted(
+    const fake = scriptedUpstream(
       () => new Response('slow down', { status: 429, headers: { 'Retry-After': '1' } }),
       () => Response.json(page),
     );
@@ -104,7 +93,9 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('a 429 whose Retry-After passes the deadline becomes rate_limited carrying the wait', async () => {
-    const fake = scripted(() => new Response('{}', { status: 429, headers: { 'Retry-After': '30' } }));
+    const fake = scriptedUpstream(
+      () => new Response('{}', { status: 429, headers: { 'Retry-After': '30' } }),
+    );
     const server = await upstream(fake.app);
     const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
     expect(result).toMatchObject({
@@ -128,13 +119,13 @@ describe('upstream client: failures end in the right problem code', () => {
     ['an HTML error page with status 200', () => new Response('<html>oops</html>', { status: 200 })],
     ['an unexpected 404', () => new Response('not here', { status: 404 })],
   ])('%s becomes upstream_bad_response', async (_name, respond) => {
-    const server = await upstream(scripted(respond).app);
+    const server = await upstream(scriptedUpstream(respond).app);
     const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
     expect(result).toMatchObject({ ok: false, failure: { code: 'upstream_bad_response', status: 502 } });
   });
 
   it('an upstream 401 becomes 502 upstream_rejected_credentials, not retried', async () => {
-    const fake = scripted(() => new Response('{"error":"bad auth"}', { status: 401 }));
+    const fake = scriptedUpstream(() => new Response('{"error":"bad auth"}', { status: 401 }));
     const server = await upstream(fake.app);
     const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
     expect(result).toMatchObject({
@@ -145,14 +136,14 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('an upstream 403 becomes 403 forbidden_company', async () => {
-    const server = await upstream(scripted(() => new Response('no', { status: 403 })).app);
+    const server = await upstream(scriptedUpstream(() => new Response('no', { status: 403 })).app);
     const result = await client(`${server.origin}/v1`).listPayments(first, { companyId: 'child' });
     expect(result).toMatchObject({ ok: false, failure: { code: 'forbidden_company', status: 403 } });
   });
 
   it('a 400 naming the cursor, when a cursor was sent, becomes cursor_mismatch', async () => {
     const body = JSON.stringify({ code: 'invalid_cursor' });
-    const server = await upstream(scripted(() => new Response(body, { status: 400 })).app);
+    const server = await upstream(scriptedUpstream(() => new Response(body, { status: 400 })).app);
     const c = client(`${server.origin}/v1`);
     expect(await c.listPayments({ limit: 5, cursor: 'abc' }, ctx)).toMatchObject({
       failure: { code: 'cursor_mismatch', status: 400 },
@@ -163,7 +154,7 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 
   it('a cancelled request stops at once and says so', async () => {
-    const server = await upstream(scripted(() => new Promise<Response>(() => {})).app);
+    const server = await upstream(scriptedUpstream(() => new Promise<Response>(() => {})).app);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
@@ -214,7 +205,7 @@ describe('upstream client: what goes upstream', () => {
   });
 
   it('keeps connections alive: ten sequential requests open at most two sockets', async () => {
-    const server = await upstream(scripted(() => Response.json(page)).app);
+    const server = await upstream(scriptedUpstream(() => Response.json(page)).app);
     const c = client(`${server.origin}/v1`);
     for (let i = 0; i < 10; i += 1) await c.listPayments(first, ctx);
     // undici may open a second socket while the first is still settling; a non-pooled client would open ten.
@@ -223,7 +214,7 @@ describe('upstream client: what goes upstream', () => {
 
   it('logs a bounded excerpt of a failing body with the credentials scrubbed', async () => {
     const echo = `Authorization: Basic ${Buffer.from(`${credentials.secretId}:${credentials.secretPassword}`).toString('base64')} ${credentials.secretPassword} ${'x'.repeat(5_000)}`;
-    const server = await upstream(scripted(() => new Response(echo, { status: 500 })).app);
+    const server = await upstream(scriptedUpstream(() => new Response(echo, { status: 500 })).app);
     const events: UpstreamLogEvent[] = [];
     await client(`${server.origin}/v1`, { log: (e) => events.push(e) }).listPayments(first, ctx);
     const logged = JSON.stringify(events);

@@ -63,10 +63,10 @@ export function cellContent(id: string, row: Payment, context: ColumnContext): R
 
 /** The known columns, formatted, then one plain column per unknown field found in the data. */
 export function paymentColumns(extraFields: readonly string[], context: ColumnContext): PaymentColumn[] {
-  const text = (key: string, size: number) =>
+  const column = (key: string, size: number, header = columnLabel(key)) =>
     helper.accessor((row) => row[key], {
       id: key,
-      header: columnLabel(key),
+      header,
       size,
       cell: (info) => cellContent(key, info.row.original, context),
     }) as PaymentColumn;
@@ -78,30 +78,15 @@ export function paymentColumns(extraFields: readonly string[], context: ColumnCo
       enableHiding: false,
       cell: (info) => cellContent('id', info.row.original, context),
     }) as PaymentColumn,
-    helper.accessor((row) => row.created_at, {
-      id: 'created_at',
-      header: `${columnLabel('created_at')} (${context.timeZone})`,
-      size: 200,
-      cell: (info) => cellContent('created_at', info.row.original, context),
-    }) as PaymentColumn,
-    helper.accessor((row) => row.status, {
-      id: 'status',
-      header: columnLabel('status'),
-      size: 120,
-      cell: (info) => cellContent('status', info.row.original, context),
-    }) as PaymentColumn,
-    helper.accessor((row) => row.amount, {
-      id: 'amount',
-      header: columnLabel('amount'),
-      size: 140,
-      cell: (info) => cellContent('amount', info.row.original, context),
-    }) as PaymentColumn,
-    text('currency', 90),
-    text('counterparty', 200),
-    text('description', 260),
-    text('reference', 160),
-    text('company_id', 150),
-    ...extraFields.map((key) => text(key, 160)),
+    column('created_at', 200, `${columnLabel('created_at')} (${context.timeZone})`),
+    column('status', 120),
+    column('amount', 140),
+    column('currency', 90),
+    column('counterparty', 200),
+    column('description', 260),
+    column('reference', 160),
+    column('company_id', 150),
+    ...extraFields.map((key) => column(key, 160)),
   ];
 }
 
