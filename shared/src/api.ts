@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { companySchema } from './company.ts';
-
-/** The request header the BFF requires on every `/api` call (anti-forgery, as in Duende's BFF). */
-export const CSRF_HEADER = 'X-CSRF';
-export const COMPANY_HEADER = 'X-Company-Id';
-
-export const ENVIRONMENTS = ['sandbox', 'production'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
+import { ENVIRONMENTS } from './rules.ts';
 
 /** `GET /api/config`: what the SPA needs to draw itself for the signed-in user. */
 export const appConfigSchema = z.object({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { COMPANY_ID_PATTERN } from './rules.ts';
 
-/** Company ids travel in the `X-Company-Id` header: printable ASCII without spaces, bounded. */
-export const COMPANY_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const companyIdSchema = z.string().regex(COMPANY_ID_PATTERN, 'is not a company id');
 
 export const companySchema = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDateTime, LIMIT_DEFAULT, listQuerySchema, queryRecord } from './list-query.ts';
+import { isDateTime, LIMIT_DEFAULT, listQuerySchema, queryRecord } from './index.ts';
 
 describe('isDateTime', () => {
   it.each([

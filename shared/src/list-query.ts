@@ -1,42 +1,5 @@
 import { z } from 'zod';
-
-/** Page-size rules of the Payments API v1 (spec part 8); the BFF and the sandbox enforce the same. */
-export const LIMIT_MIN = 1;
-export const LIMIT_MAX = 100;
-export const LIMIT_DEFAULT = 50;
-/** The page sizes the dashboard offers. */
-export const PAGE_SIZES = [25, 50, 100] as const;
-
-/** Status values are upper-case words; the full set is not specified, so any such value is accepted. */
-export const STATUS_PATTERN = /^[A-Z_]{1,32}$/;
-/** Statuses seen in the spec and the sandbox. The real upstream may return others. */
-export const KNOWN_STATUSES = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'] as const;
-
-/** `YYYY-MM-DDTHH:MM:SS`, no zone designator (spec part 4). */
-export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
-
-/** Cursors are opaque but printable: visible ASCII only, bounded in length. */
-export const CURSOR_PATTERN = /^[\x21-\x7e]{1,2048}$/;
-
-/** True when `value` has the exact `YYYY-MM-DDTHH:MM:SS` shape and names a real calendar instant. */
-export function isDateTime(value: string): boolean {
-  const match = DATE_TIME_PATTERN.exec(value);
-  if (!match) return false;
-  const [, y, mo, d, h, mi, s] = match.map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (h > 23 || mi > 59 || s > 59) return false;
-  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, s));
-  // Date.UTC maps years 0–99 to 1900–1999; setting the year afterwards keeps the year as written.
-  date.setUTCFullYear(y, mo - 1, d);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
+import { CURSOR_PATTERN, isDateTime, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, STATUS_PATTERN } from './rules.ts';
 
 export const statusSchema = z
   .string()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paymentPageSchema } from './page.ts';
+import { paymentPageSchema, paymentSchema } from './page.ts';
+import { KNOWN_PAYMENT_FIELDS, pageEnvelopeProblem } from './rules.ts';
 
 describe('page envelope rules', () => {
   it('rule 1: has_more=false with a string cursor is refused', () => {
@@ -20,5 +21,25 @@ describe('page envelope rules', () => {
       next_cursor: 'c',
     });
     expect(page.data[0]).toEqual({ id: 'p1', extra: 7 });
+  });
+});
+
+describe('the zod-free rules the browser uses', () => {
+  it('name exactly the fields the payment schema types, in its order', () => {
+    expect(Object.keys(paymentSchema.shape)).toEqual([...KNOWN_PAYMENT_FIELDS]);
+  });
+
+  it.each([
+    [{ data: [], next_cursor: null, has_more: false }],
+    [{ data: [{ id: 1 }], next_cursor: 'c', has_more: true }],
+    [{ data: [], next_cursor: 'c', has_more: false }],
+    [{ data: [], next_cursor: null, has_more: true }],
+    [{ data: [], next_cursor: '', has_more: true }],
+    [{ data: 'x', next_cursor: null, has_more: false }],
+    [{ data: [], next_cursor: null, has_more: 'false' }],
+    [{ data: [], next_cursor: 7, has_more: true }],
+    [null],
+  ])('judge the envelope %j as the schema does', (body) => {
+    expect(pageEnvelopeProblem(body) === null).toBe(paymentPageSchema.safeParse(body).success);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HAS_MORE_RULE, hasMoreAgrees } from './rules.ts';
 
 /**
  * The page envelope of every list endpoint (spec part 2), with both rules enforced:
@@ -11,9 +12,8 @@ export function pageSchema<Item extends z.ZodType>(item: Item) {
       next_cursor: z.string().min(1).nullable(),
       has_more: z.boolean(),
     })
-    .refine((page) => page.has_more === (page.next_cursor !== null), {
-      message:
-        'has_more and next_cursor disagree: has_more=false requires next_cursor=null and has_more=true a string',
+    .refine((page) => hasMoreAgrees(page.has_more, page.next_cursor), {
+      message: HAS_MORE_RULE,
       path: ['next_cursor'],
     });
 }
@@ -36,9 +36,6 @@ export const paymentSchema = z.looseObject({
   reference: z.string().nullable().optional(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
-
-/** The payment fields the dashboard knows how to show, in the order the upstream sends them. */
-export const KNOWN_PAYMENT_FIELDS = Object.keys(paymentSchema.shape) as (keyof typeof paymentSchema.shape)[];
 
 export const paymentPageSchema = pageSchema(paymentSchema);
 export type PaymentPage = Page<Payment>;

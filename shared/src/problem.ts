@@ -1,29 +1,5 @@
 import { z } from 'zod';
-
-/**
- * Every error code either server speaks. The BFF's codes are those of DESIGN.md; the sandbox adds its own
- * (`invalid_cursor`, `gone`, …) because it is an upstream with its own vocabulary.
- */
-export const ERROR_CODES = [
-  'invalid_parameter',
-  'invalid_cursor',
-  'cursor_mismatch',
-  'forbidden_company',
-  'unauthenticated',
-  'invalid_credentials',
-  'csrf_required',
-  'rate_limited',
-  'gone',
-  'not_found',
-  'method_not_allowed',
-  'internal_error',
-  'service_unavailable',
-  'upstream_unavailable',
-  'upstream_timeout',
-  'upstream_rejected_credentials',
-  'upstream_bad_response',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+import { ERROR_CODES, type ErrorCode } from './rules.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
