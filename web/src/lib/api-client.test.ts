@@ -1,6 +1,6 @@
-import { appConfigSchema } from '@payments/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bff, quietFetch, readJson } from './api-client.ts';
+import { appConfigAnswer } from './bff-answers.ts';
 import { onSessionExpired } from './session-expiry.ts';
 
 const problem = (status: number, code: string) =>
@@ -56,9 +56,32 @@ describe('BFF client', () => {
     await expect(bff.api.config.$get()).rejects.toMatchObject({ status: 0, code: 'network_error' });
   });
 
-  it('refuses an answer that does not match the shared schema', async () => {
-    await expect(readJson(new Response('{"environment":"moon"}'), appConfigSchema)).rejects.toMatchObject({
+  it('refuses an answer that is not what the screen expects, or not JSON at all', async () => {
+    await expect(readJson(new Response('{"environment":"moon"}'), appConfigAnswer)).rejects.toMatchObject({
       code: 'bad_response',
+      detail: expect.stringContaining('environment'),
+    });
+    await expect(readJson(new Response('<html>proxy login</html>'), appConfigAnswer)).rejects.toMatchObject({
+      code: 'bad_response',
+      detail: expect.stringContaining('not JSON'),
+    });
+  });
+
+  it('keeps the code and detail of a problem, and falls back on the status for anything else', async () => {
+    vi.stubGlobal('fetch', async () => problem(403, 'forbidden_company'));
+    await expect(bff.api.config.$get()).rejects.toMatchObject({
+      code: 'forbidden_company',
+      detail: 'detail of forbidden_company',
+    });
+    vi.stubGlobal('fetch', async () => problem(502, 'a_code_from_the_future'));
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ status: 502, code: 'bad_response' });
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response('<html>gateway</html>', { status: 401, statusText: 'Unauthorized' }),
+    );
+    await expect(bff.api.config.$get()).rejects.toMatchObject({
+      code: 'unauthenticated',
+      detail: 'Unauthorized',
     });
   });
 });

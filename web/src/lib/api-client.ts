@@ -1,8 +1,8 @@
 import type { AppType } from '@payments/server/bff';
-import { CSRF_HEADER, ERROR_CODES, problemSchema } from '@payments/shared';
+import { CSRF_HEADER, ERROR_CODES } from '@payments/shared/rules';
 import { hc } from 'hono/client';
-import type { z } from 'zod';
 import { ApiError } from './api-error.ts';
+import type { AnswerCheck } from './bff-answers.ts';
 import { reportSessionExpired } from './session-expiry.ts';
 
 function retryAfter(response: Response): number | null {
@@ -12,11 +12,7 @@ function retryAfter(response: Response): number | null {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  const parsed = problemSchema.safeParse(body);
-  if (parsed.success) {
-    return new ApiError(response.status, parsed.data.code, parsed.data.detail, retryAfter(response));
-  }
-  // A problem with a code this build does not know still carries a status worth acting on.
+  // A problem with a code this build does not know (or no problem at all) still carries a status worth acting on.
   const fallback =
     response.status === 401
       ? 'unauthenticated'
@@ -62,19 +58,12 @@ export const bff = hc<AppType>('/', { fetch: bffFetch(false) });
 /** For the session routes, where a 401 is an answer rather than an expiry. */
 export const quietFetch = bffFetch(true);
 
-/** Reads a JSON answer and checks it against a shared schema at the edge. */
-export async function readJson<Schema extends z.ZodType>(
-  response: Response,
-  schema: Schema,
-): Promise<z.output<Schema>> {
+/** Reads a JSON answer and checks it at the edge (see bff-answers.ts). */
+export async function readJson<T>(response: Response, check: AnswerCheck<T>): Promise<T> {
   const body: unknown = await response.json().catch(() => undefined);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiError(
-      response.status,
-      'bad_response',
-      `unexpected answer from ${response.url}: ${parsed.error.message}`,
-    );
+  const problem = body === undefined ? 'not JSON' : check(body);
+  if (problem !== null) {
+    throw new ApiError(response.status, 'bad_response', `unexpected answer from ${response.url}: ${problem}`);
   }
-  return parsed.data;
+  return body as T;
 }

@@ -1,6 +1,6 @@
-import { appConfigSchema } from '@payments/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff, readJson } from './api-client.ts';
+import { appConfigAnswer } from './bff-answers.ts';
 
 /**
  * `GET /api/config`: environment, time zone, companies and statuses for the signed-in user. Shared by every
@@ -9,7 +9,7 @@ import { bff, readJson } from './api-client.ts';
 export async function getAppConfig(signal?: AbortSignal) {
   return readJson(
     await bff.api.config.$get(undefined, { init: { signal: signal ?? null } }),
-    appConfigSchema,
+    appConfigAnswer,
   );
 }
 

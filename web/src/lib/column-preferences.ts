@@ -1,10 +1,13 @@
-import { z } from 'zod';
-
 /** Which columns a user turned on or off, kept across reloads in this browser. */
 export type ColumnVisibility = Record<string, boolean>;
 
 const STORAGE_KEY = 'payments-dashboard.columns.v1';
-const storedSchema = z.record(z.string().max(200), z.boolean());
+
+/** What this version writes: column ids (bounded) to booleans. Anything else was written by another version. */
+function isColumnVisibility(value: unknown): value is ColumnVisibility {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(([id, shown]) => id.length <= 200 && typeof shown === 'boolean');
+}
 
 /** Stored choices, or none when absent, unreadable or written by an incompatible version. */
 export function loadColumnVisibility(
@@ -13,8 +16,8 @@ export function loadColumnVisibility(
   try {
     const raw = storage?.getItem(STORAGE_KEY);
     if (!raw) return {};
-    const parsed = storedSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : {};
+    const parsed: unknown = JSON.parse(raw);
+    return isColumnVisibility(parsed) ? parsed : {};
   } catch {
     return {}; // storage disabled or corrupt: the defaults still work
   }

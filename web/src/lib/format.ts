@@ -1,4 +1,4 @@
-import { DATE_TIME_PATTERN } from '@payments/shared';
+import { DATE_TIME_PATTERN } from '@payments/shared/rules';
 
 // Building Intl formatters is costly and a table formats thousands of cells: each is built once, with the
 // currency's minor-unit count read once beside it.

@@ -1,4 +1,10 @@
-import { COMPANY_ID_PATTERN, isDateTime, LIMIT_DEFAULT, PAGE_SIZES, STATUS_PATTERN } from '@payments/shared';
+import {
+  COMPANY_ID_PATTERN,
+  isDateTime,
+  LIMIT_DEFAULT,
+  PAGE_SIZES,
+  STATUS_PATTERN,
+} from '@payments/shared/rules';
 
 /** The view the address describes. Absent values mean "no filter" (company: the user's own company). */
 export interface ListView {

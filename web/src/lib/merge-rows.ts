@@ -1,4 +1,5 @@
-import { KNOWN_PAYMENT_FIELDS, type Payment, type PaymentPage } from '@payments/shared';
+import type { Payment, PaymentPage } from '@payments/shared';
+import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 
 export interface MergedRows {
   rows: Payment[];

@@ -1,4 +1,4 @@
-import { KNOWN_STATUSES } from '@payments/shared';
+import { KNOWN_STATUSES } from '@payments/shared/rules';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMatch, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths.ts';

@@ -1,7 +1,7 @@
-import { sessionSchema } from '@payments/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff, quietFetch, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { sessionAnswer } from '../../../lib/bff-answers.ts';
 
 /** `GET /api/session`: who is signed in; 401 when nobody is. */
 export async function getSession(signal?: AbortSignal) {
@@ -9,7 +9,7 @@ export async function getSession(signal?: AbortSignal) {
     fetch: quietFetch,
     init: { signal: signal ?? null },
   });
-  return readJson(response, sessionSchema);
+  return readJson(response, sessionAnswer);
 }
 
 export const sessionQueryOptions = queryOptions({

@@ -1,7 +1,9 @@
-import { COMPANY_HEADER, type PaymentPage, paymentPageSchema } from '@payments/shared';
+import type { PaymentPage } from '@payments/shared';
+import { COMPANY_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
+import { paymentPageAnswer } from '../../../lib/bff-answers.ts';
 import type { ListView } from '../../../lib/list-search-params.ts';
 
 /**
@@ -30,7 +32,7 @@ export function paymentsQuery(session: Omit<PaymentsSession, 'company'>, cursor:
   };
 }
 
-/** `GET /api/payments`: one page of the session, checked against the shared envelope with both its rules. */
+/** `GET /api/payments`: one page of the session, checked as an envelope with both its rules. */
 export async function getPaymentsPage(
   session: PaymentsSession,
   cursor: string | null,
@@ -40,7 +42,7 @@ export async function getPaymentsPage(
     { query: paymentsQuery(session, cursor) },
     { headers: companyHeader(session.company), init: { signal: signal ?? null } },
   );
-  return readJson(response, paymentPageSchema);
+  return readJson(response, paymentPageAnswer);
 }
 
 export function companyHeader(company: string | null): Record<string, string> {
