@@ -1,5 +1,5 @@
 // biome-ignore-all assist/source/organizeImports: first-requests must stay the first import, for its effect
-import { queryClient } from './app/first-requests.ts';
+import { firstViewReady, queryClient } from './app/first-requests.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
@@ -9,6 +9,7 @@ import './app/app.css';
 // first-requests is evaluated before React and the app: the first view's requests start before the first render
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+await firstViewReady;
 createRoot(root).render(
   <StrictMode>
     <AppProvider client={queryClient}>

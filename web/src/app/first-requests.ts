@@ -1,4 +1,4 @@
-import { paths } from '../config/paths.ts';
+import { isListPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
 import { paymentsQueryOptions, paymentsSessionOf } from '../features/payments/api/get-payments.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
@@ -14,11 +14,24 @@ import { createQueryClient } from './query-client.ts';
  */
 export const queryClient = createQueryClient();
 
-const { pathname, search } = window.location;
-if (pathname === paths.payments || pathname.startsWith('/payments/')) {
-  void queryClient.prefetchQuery(sessionQueryOptions);
-  void queryClient.prefetchQuery(appConfigQueryOptions);
-  void queryClient.prefetchInfiniteQuery(
-    paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(search)))),
-  );
+/** The longest the first render waits for the first view's answers before it shows the loading state. */
+const READY_WAIT_MS = 250;
+
+function startFirstRequests(): Promise<unknown> {
+  const { pathname, search } = window.location;
+  if (!isListPath(pathname)) return Promise.resolve();
+  const answers = Promise.allSettled([
+    queryClient.prefetchQuery(sessionQueryOptions),
+    queryClient.prefetchQuery(appConfigQueryOptions),
+    queryClient.prefetchInfiniteQuery(
+      paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(search)))),
+    ),
+  ]);
+  return Promise.race([answers, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
 }
+
+/**
+ * Settles when the first view's answers are in the cache, or after READY_WAIT_MS: rendering then draws the rows
+ * at once, where rendering earlier would draw the loading state, then everything again a moment later.
+ */
+export const firstViewReady = startFirstRequests();

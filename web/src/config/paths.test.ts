@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeNext, signInPath } from './paths.ts';
+import { isListPath, safeNext, signInPath } from './paths.ts';
 
 describe('sign-in return address', () => {
   it.each([
@@ -18,5 +18,14 @@ describe('sign-in return address', () => {
       '/sign-in?next=%2Fpayments%2Fp1%3Fstatus%3DFAILED&reason=expired',
     );
     expect(signInPath('/')).toBe('/sign-in');
+  });
+});
+
+describe('the list paths', () => {
+  it('are the list itself and a payment opened over it', () => {
+    expect(isListPath('/')).toBe(true);
+    expect(isListPath('/payments/pay_1')).toBe(true);
+    expect(isListPath('/sign-in')).toBe(false);
+    expect(isListPath('/paymentsx')).toBe(false);
   });
 });

@@ -6,6 +6,11 @@ export const paths = {
   signIn: '/sign-in',
 } as const;
 
+/** Whether a path shows the list (with or without a payment's drawer): the view whose data loads first. */
+export function isListPath(pathname: string): boolean {
+  return pathname === paths.payments || pathname.startsWith('/payments/');
+}
+
 /**
  * Where to go after sign-in: only a path on this origin, so a crafted `next` cannot send the user elsewhere.
  */

@@ -5,7 +5,7 @@ import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from 're
 import { EnvironmentBadge } from '../../components/environment-badge.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
-import { paths, signInPath } from '../../config/paths.ts';
+import { isListPath, paths, signInPath } from '../../config/paths.ts';
 import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { paymentsQueryOptions, paymentsSessionOf } from '../../features/payments/api/get-payments.ts';
@@ -40,7 +40,7 @@ export function SignedInLayout() {
   // arrival, later views are fetched by the list itself.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
   useEffect(() => {
-    if (location.pathname === paths.payments || location.pathname.startsWith('/payments/')) {
+    if (isListPath(location.pathname)) {
       void queryClient.prefetchInfiniteQuery(
         paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(location.search)))),
       );
@@ -75,7 +75,7 @@ export function SignedInLayout() {
       </main>
     );
   }
-  if (location.pathname !== paths.payments && !location.pathname.startsWith('/payments/')) {
+  if (!isListPath(location.pathname)) {
     return <Navigate to={paths.payments} replace />;
   }
 

@@ -23,6 +23,7 @@ import {
 import { formatCount } from '../../../lib/format.ts';
 import { KNOWN_FIELDS } from '../../../lib/merge-rows.ts';
 import { createRowKeys } from '../../../lib/row-keys.ts';
+import { observeRectAfterLayout } from '../../../lib/virtual-observers.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import {
   type ColumnContext,
@@ -35,6 +36,8 @@ import {
 export const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
 // work: at speed the whole window is new each frame anyway.
+/** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
+const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 const OVERSCAN = 6;
 
 export interface PaymentsListState {
@@ -133,6 +136,11 @@ export function PaymentsTable({
     estimateSize,
     overscan: OVERSCAN,
     getItemKey,
+    // The first render already draws the rows a window can show, and nothing is measured before the browser's
+    // own layout. With the default empty rect and eager measuring it drew no rows, forced a layout inside the
+    // commit, drew the rows, and the browser laid the page out a second time before the first rows painted.
+    initialRect: FIRST_RECT,
+    observeElementRect: observeRectAfterLayout,
   });
   const items = virtualizer.getVirtualItems();
   // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
