@@ -17,6 +17,7 @@ beforeAll(() => {
   writeFileSync(join(dist, 'index.html'), index);
   writeFileSync(join(dist, 'assets', 'app.js'), script);
   writeFileSync(join(dist, 'assets', 'logo.png'), Buffer.alloc(4096, 7));
+  writeFileSync(join(dist, 'assets', 'app.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
 });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
@@ -59,6 +60,12 @@ describe('built SPA assets', () => {
     });
     expect(route.status).toBe(200);
     expect((await bytes(route)).toString()).toBe(index);
+  });
+
+  it('does not publish the source maps the build leaves beside the scripts', async () => {
+    const response = await app().request('/assets/app.js.map');
+    expect(response.status).toBe(404);
+    expect(createWebAssets(dist).paths()).not.toContain('/assets/app.js.map');
   });
 
   it('answers 404 for an unknown asset instead of the app shell', async () => {

@@ -68,8 +68,8 @@ function send(c: Context, asset: Asset): Response {
 }
 
 /**
- * The built SPA, read into memory once at start: the set of servable paths is exactly the files of the build,
- * so no request path can reach anything else on disk. Unknown paths asking for HTML get `index.html` (history
+ * The built SPA, read into memory once at start: the set of servable paths is exactly the files of the build
+ * (source maps left out), so no request path can reach anything else on disk. Unknown paths asking for HTML get `index.html` (history
  * fallback); a missing build answers 503 with the fix.
  */
 export function createWebAssets(distDir: string | null) {
@@ -80,7 +80,8 @@ export function createWebAssets(distDir: string | null) {
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);
         if (statSync(path).isDirectory()) walk(path);
-        else
+        // source maps stay on disk for size analysis; the app's sources are not published
+        else if (extname(name) !== '.map')
           assets.set(
             `/${relative(distDir, path).split(sep).join('/')}`,
             readAsset(path, TYPES[extname(name)] ?? 'application/octet-stream'),
