@@ -36,9 +36,9 @@ import {
 export const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
 // work: at speed the whole window is new each frame anyway.
+const OVERSCAN = 6;
 /** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
 const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
-const OVERSCAN = 6;
 
 export interface PaymentsListState {
   isPending: boolean;
