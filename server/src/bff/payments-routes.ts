@@ -1,10 +1,11 @@
 import { COMPANY_HEADER, type PaymentPage } from '@payments/shared';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type TypedResponse } from 'hono';
 import { validator } from 'hono/validator';
 import type { UpstreamFailure } from '../upstream/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { createCsvExportStream } from './csv-export.ts';
 import { parseExportParams, parseListParams } from './list-params.ts';
+import { pageBody } from './page-body.ts';
 import { problemResponse } from './problem-response.ts';
 import { logEvent } from './request-log.ts';
 
@@ -85,8 +86,10 @@ export function paymentsRoutes(deps: BffDeps) {
               'the payments service sent an oversized cursor',
             );
         }
-        const body: PaymentPage = { data: page.data, next_cursor: nextCursor, has_more: page.has_more };
-        return c.json(body, 200);
+        const body = pageBody(page, result.bytes, nextCursor);
+        // The JSON of a PaymentPage, typed as c.json would type it so that hono/client sees the page.
+        return c.body(body, 200, { 'content-type': 'application/json' }) as unknown as Response &
+          TypedResponse<PaymentPage, 200, 'json'>;
       },
     )
     .get(

@@ -77,7 +77,26 @@ describe('upstream client: failures end in the right problem code', () => {
     );
     const server = await upstream(fake.app);
     const result = await client(`${server.origin}/v1`).listPayments(first, ctx);
-    expect(result).toEqual({ ok: true, value: page, attempts: 2 });
+    expect(result).toEqual({ ok: true, value: page, attempts: 2, bytes: Buffer.from(JSON.stringify(page)) });
+  });
+
+  it('keeps the bytes of a page only when its envelope held nothing that validation dropped', async () => {
+    const fake = scriptedUpstream(
+      () => Response.json({ ...page, debug: { sql: 'select 1' } }),
+      () =>
+        new Response(`\ufeff${JSON.stringify(page)}`, { headers: { 'content-type': 'application/json' } }),
+    );
+    const server = await upstream(fake.app);
+    const api = client(`${server.origin}/v1`);
+    expect(await api.listPayments(first, ctx)).toEqual({
+      ok: true,
+      value: page,
+      attempts: 1,
+      bytes: undefined,
+    });
+    // A byte order mark is not part of the JSON text (as in Response.text()).
+    const withMark = await api.listPayments(first, ctx);
+    expect(withMark).toMatchObject({ ok: true, value: page });
   });
 
   it('a 429 with Retry-After is waited out before the retry', async () => {

@@ -58,7 +58,16 @@ export interface UpstreamFailure {
 }
 
 export type UpstreamResult<T> =
-  | { ok: true; value: T; attempts: number }
+  | {
+      ok: true;
+      value: T;
+      attempts: number;
+      /**
+       * The bytes the value was parsed from, when their top level held exactly the envelope's members (nothing
+       * that validation would have dropped), so they can be forwarded without serialising the page again.
+       */
+      bytes?: Uint8Array | undefined;
+    }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
 export interface UpstreamClient {
@@ -73,7 +82,7 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const EXCERPT_CHARS = 300;
 
 type Attempt =
-  | { kind: 'page'; page: PaymentPage }
+  | { kind: 'page'; page: PaymentPage; bytes: Uint8Array | undefined }
   | { kind: 'status'; status: number; retryAfterMs: number | undefined; excerpt: string }
   | { kind: 'bad'; detail: string; excerpt: string }
   | { kind: 'network'; detail: string }
@@ -112,13 +121,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return out.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, EXCERPT_CHARS);
   }
 
-  /** The body as text, or null when larger than MAX_BODY_BYTES (declared or actual). */
-  async function readBody(response: Dispatcher.ResponseData): Promise<string | null> {
+  /** The body's bytes, or null when larger than MAX_BODY_BYTES (declared or actual). */
+  async function readBody(response: Dispatcher.ResponseData): Promise<Buffer | null> {
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared)) {
       if (declared > MAX_BODY_BYTES) return null;
       // Declared and bounded: undici's own reader is the fast path, and it enforces the length.
-      return response.body.text();
+      return Buffer.from(await response.body.arrayBuffer());
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -127,7 +136,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       if (size > MAX_BODY_BYTES) return null;
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    return Buffer.concat(chunks, size);
   }
 
   async function attemptOnce(
@@ -149,11 +158,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await readBody(response);
-      if (text === null) {
+      const bytes = await readBody(response);
+      if (bytes === null) {
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
+      const text = decodeUtf8(bytes);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
@@ -178,7 +188,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           excerpt: scrub(text),
         };
       }
-      return { kind: 'page', page: parsed.data };
+      return { kind: 'page', page: parsed.data, bytes: hasOnlyEnvelopeMembers(json) ? bytes : undefined };
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' };
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
@@ -238,7 +248,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         remaining <= 0
           ? ({ kind: 'timeout' } as const)
           : await attemptOnce(path, headers, Math.min(attemptTimeoutMs, remaining), signal, caller);
-      if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts };
+      if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts, bytes: outcome.bytes };
       if (outcome.kind !== 'aborted') {
         options.log?.({
           event: 'upstream_attempt_failed',
@@ -339,6 +349,17 @@ function statusFailure(
     status: 502,
     detail: `the payments service answered with an unexpected status ${status}`,
   };
+}
+
+/** UTF-8 text as `Response.text()` decodes it: a leading byte order mark is not part of the text. */
+function decodeUtf8(bytes: Buffer): string {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
+
+/** Whether a validated envelope had no members besides `data`, `next_cursor` and `has_more`. */
+function hasOnlyEnvelopeMembers(json: unknown): boolean {
+  return Object.keys(json as object).length === 3;
 }
 
 function isTimeoutError(error: unknown): boolean {
