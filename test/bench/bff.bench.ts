@@ -6,13 +6,19 @@
  * embedded in the BFF: embedded, the BFF's throughput would also pay for the upstream's work on the same core;
  * separate is the production topology (on 2 cores it still shares CPU with the upstream, so it errs against the
  * BFF). Direct and through-BFF runs alternate in short slices so both see the same background load.
+ *
+ * At one connection a third path runs in the same slices: a proxy that only passes bytes (node:http and the
+ * same undici Agent, no session, no validation, no headers of ours). What it adds is the cost of one more
+ * process hop on this machine, the floor under any BFF; the BFF's added latency is best read against it.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, Pool } from 'undici';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
@@ -40,20 +46,44 @@ async function serveSandbox(): Promise<Ready> {
   };
 }
 
-if (process.env.BFF_BENCH_ROLE === 'sandbox') {
-  process.send?.(await serveSandbox());
+/** The floor: forwards GET requests to the upstream with its credentials and passes the bytes back. */
+async function serveBytesProxy(): Promise<Ready> {
+  const upstream = new URL(process.env.BFF_BENCH_UPSTREAM ?? '');
+  const authorization = process.env.BFF_BENCH_AUTHORIZATION ?? '';
+  const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
+  const server = createHttpServer(async (req, res) => {
+    const answer = await agent.request({
+      origin: upstream.origin,
+      path: `${upstream.pathname}${req.url ?? '/'}`,
+      method: 'GET',
+      headers: { authorization, accept: 'application/json' },
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const role = process.env.BFF_BENCH_ROLE;
+if (role === 'sandbox' || role === 'bytes-proxy') {
+  process.send?.(role === 'sandbox' ? await serveSandbox() : await serveBytesProxy());
   // Never outlive the benchmark.
   process.on('disconnect', () => process.exit(0));
 }
 
-function sandboxChild(): Promise<{ process: ChildProcess; ready: Ready }> {
+function benchChild(
+  childRole: 'sandbox' | 'bytes-proxy',
+  env: Record<string, string> = {},
+): Promise<{ process: ChildProcess; ready: Ready }> {
   const proc = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BFF_BENCH_ROLE: 'sandbox' },
+    env: { ...process.env, ...env, BFF_BENCH_ROLE: childRole },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     proc.once('message', (ready) => resolve({ process: proc, ready: ready as Ready }));
-    proc.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+    proc.once('exit', (code) => reject(new Error(`${childRole} exited with ${code}`)));
   });
 }
 
@@ -67,11 +97,14 @@ async function freePort(): Promise<number> {
 
 /**
  * The BFF exactly as `pnpm start` runs it (server/src/main.ts), pointed at the sandbox child as a remote
- * upstream. Its JSON request log goes to a pipe that is drained and dropped, so logging cost is included.
+ * upstream. Its JSON request log is written to a file, so logging's cost is included. Not to a pipe read by
+ * this process: that would make the load generator wake for every log line, in the middle of the requests it
+ * is timing (a log collector runs apart from the clients).
  */
 async function bffChild(
   sandbox: Ready,
   companiesFile: string,
+  logFile: string,
 ): Promise<{ process: ChildProcess; origin: string }> {
   const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
   const proc = spawn(process.execPath, [main], {
@@ -85,22 +118,19 @@ async function bffChild(
       PORT: String(await freePort()),
       WEB_DIST_DIR: join(tmpdir(), 'bff-bench-no-spa'),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (data: Buffer) => {
-      seen += data.toString();
-      const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
-      if (match?.[1]) {
-        proc.stdout?.off('data', onData);
-        proc.stdout?.resume();
-        resolve({ process: proc, origin: match[1] });
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`BFF exited with ${code}: ${seen}`)));
+  let exited: number | null = null;
+  proc.once('exit', (code) => {
+    exited = code ?? -1;
   });
+  for (;;) {
+    const seen = readFileSync(logFile, 'utf8');
+    const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
+    if (match?.[1]) return { process: proc, origin: match[1] };
+    if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
+    await sleep(50);
+  }
 }
 
 type Send = () => Promise<void>;
@@ -186,7 +216,7 @@ async function signIn(origin: string): Promise<string> {
 
 async function run(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
-  const sandbox = await sandboxChild();
+  const sandbox = await benchChild('sandbox');
   const { secretId, secretPassword } = sandbox.ready.credentials ?? { secretId: '', secretPassword: '' };
   const basic = { authorization: `Basic ${Buffer.from(`${secretId}:${secretPassword}`).toString('base64')}` };
   const upstream = new URL(sandbox.ready.url);
@@ -195,19 +225,20 @@ async function run(): Promise<BenchFigure[]> {
   const companiesFile = join(dir, 'companies.json');
   await writeFile(companiesFile, await companies.text());
   let bff: Awaited<ReturnType<typeof bffChild>> | undefined;
+  let bytesProxy: Awaited<ReturnType<typeof benchChild>> | undefined;
   // Children must not outlive a benchmark that crashes.
   const killChildren = () => {
     bff?.process.kill();
+    bytesProxy?.process.kill();
     sandbox.process.kill();
   };
   process.once('exit', killChildren);
   try {
-    bff = await bffChild(sandbox.ready, companiesFile);
-    const upstream = new URL(sandbox.ready.url);
-    const { secretId, secretPassword } = sandbox.ready.credentials ?? { secretId: '', secretPassword: '' };
-    const basic = {
-      authorization: `Basic ${Buffer.from(`${secretId}:${secretPassword}`).toString('base64')}`,
-    };
+    bff = await bffChild(sandbox.ready, companiesFile, join(dir, 'bff.log'));
+    bytesProxy = await benchChild('bytes-proxy', {
+      BFF_BENCH_UPSTREAM: sandbox.ready.url,
+      BFF_BENCH_AUTHORIZATION: basic.authorization,
+    });
     const directPath = `${upstream.pathname}/payments/?limit=100`;
     const bffOrigin = bff.origin;
     const session = { cookie: await signIn(bffOrigin), 'x-csrf': '1' };
@@ -243,16 +274,27 @@ async function run(): Promise<BenchFigure[]> {
     for (const concurrency of [1, 64]) {
       const directPool = new Pool(upstream.origin, { connections: concurrency });
       const bffPool = new Pool(bffOrigin, { connections: concurrency });
-      const direct = undiciSender(directPool, upstream.origin, directPath, basic);
-      const through = undiciSender(bffPool, bffOrigin, '/api/payments?limit=100', session);
-      await load(direct, concurrency, WARMUP_MS);
-      await load(through, concurrency, WARMUP_MS);
-      const [d, b] = (await interleaved([direct, through], concurrency, DURATION_MS)) as [
-        { latencies: number[]; rps: number },
-        { latencies: number[]; rps: number },
+      const floorOrigin = bytesProxy.ready.url;
+      const floorPool = new Pool(floorOrigin, { connections: concurrency });
+      const senders = [
+        undiciSender(directPool, upstream.origin, directPath, basic),
+        undiciSender(bffPool, bffOrigin, '/api/payments?limit=100', session),
+        // The floor matters where the target is, at one connection; at 64 it would only share out the CPU.
+        ...(concurrency === 1 ? [undiciSender(floorPool, floorOrigin, '/payments/?limit=100', {})] : []),
       ];
-      await directPool.close();
-      await bffPool.close();
+      for (const send of senders) await load(send, concurrency, WARMUP_MS);
+      const [d, b, floor] = (await interleaved(senders, concurrency, DURATION_MS)) as [
+        { latencies: number[]; rps: number },
+        { latencies: number[]; rps: number },
+        { latencies: number[]; rps: number } | undefined,
+      ];
+      await Promise.all([directPool.close(), bffPool.close(), floorPool.close()]);
+      if (floor)
+        figures.push({
+          name: `list limit=100, ${concurrency} conn: bytes-only proxy added p50 (the hop's floor)`,
+          value: median(floor.latencies) - median(d.latencies),
+          unit: 'ms',
+        });
       const added50 = median(b.latencies) - median(d.latencies);
       const added99 = percentile(b.latencies, 99) - percentile(d.latencies, 99);
       const ratio = b.rps / d.rps;
