@@ -23,7 +23,7 @@ import {
 import { formatCount } from '../../../lib/format.ts';
 import { KNOWN_FIELDS } from '../../../lib/merge-rows.ts';
 import { createRowKeys } from '../../../lib/row-keys.ts';
-import { observeRectAfterLayout } from '../../../lib/virtual-observers.ts';
+import { observeRectAfterLayout, scrollElementUnlessThere } from '../../../lib/virtual-observers.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import {
   type ColumnContext,
@@ -141,6 +141,7 @@ export function PaymentsTable({
     // commit, drew the rows, and the browser laid the page out a second time before the first rows painted.
     initialRect: FIRST_RECT,
     observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollElementUnlessThere,
   });
   const items = virtualizer.getVirtualItems();
   // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
