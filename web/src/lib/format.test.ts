@@ -51,3 +51,31 @@ describe('formatUnknown', () => {
     expect(formatUnknown(false)).toBe('false');
   });
 });
+
+describe('zone names around a change of offset', () => {
+  it('names each hour of a day whose offset changes, and whole days around it', () => {
+    // Europe/Paris moves from GMT+1 to GMT+2 at 02:00 on 2026-03-29, and back at 03:00 on 2026-10-25.
+    expect(formatDateTime('2026-03-28T23:30:00', 'Europe/Paris')).toBe('2026-03-28 23:30:00 GMT+1');
+    expect(formatDateTime('2026-03-29T01:59:59', 'Europe/Paris')).toBe('2026-03-29 01:59:59 GMT+1');
+    expect(formatDateTime('2026-03-29T03:00:00', 'Europe/Paris')).toBe('2026-03-29 03:00:00 GMT+2');
+    expect(formatDateTime('2026-03-29T23:00:00', 'Europe/Paris')).toBe('2026-03-29 23:00:00 GMT+2');
+    expect(formatDateTime('2026-03-30T00:00:00', 'Europe/Paris')).toBe('2026-03-30 00:00:00 GMT+2');
+    expect(zoneNameAt('2026-10-25T01:00:00', 'Europe/Paris')).toBe('GMT+2');
+    expect(zoneNameAt('2026-10-25T04:00:00', 'Europe/Paris')).toBe('GMT+1');
+    expect(zoneNameAt('2026-11-01T00:30:00', 'America/New_York')).toBe('EDT');
+    expect(zoneNameAt('2026-11-01T03:00:00', 'America/New_York')).toBe('EST');
+  });
+
+  it('gives the same names from the cache as computed afresh, in any order of asking', () => {
+    const times = [
+      '2026-03-29T04:00:00',
+      '2026-03-29T00:15:00',
+      '2026-07-01T12:00:00',
+      '2026-03-29T02:30:00',
+    ];
+    const first = times.map((t) => zoneNameAt(t, 'Europe/Berlin'));
+    const again = [...times].reverse().map((t) => zoneNameAt(t, 'Europe/Berlin'));
+    expect(again.reverse()).toEqual(first);
+    expect(first.slice(0, 3)).toEqual(['GMT+2', 'GMT+1', 'GMT+2']);
+  });
+});

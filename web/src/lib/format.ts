@@ -8,8 +8,15 @@ interface MoneyFormat {
 }
 const moneyFormats = new Map<string, MoneyFormat | null>();
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-/** Zone short names by zone and wall-clock hour: offsets change on the hour, and formatToParts is slow. */
-const zoneNames = new Map<string, string>();
+/**
+ * Zone short names by zone, then by day (`YYYY-MM-DD`): the name of a whole day when it starts and ends with the
+ * same one, else the day's names by hour (offsets change on the hour, at most once a day). Computing a name takes
+ * three formatToParts calls, slow and allocating: cached by hour, nearly every row of a long list missed (its
+ * rows lie in different hours), which made scrolling allocate ~20 KB a frame for names alone, and the garbage
+ * collector then stop the page for it. Two levels, so a lookup builds no key.
+ */
+const zoneNames = new Map<string, Map<string, string | Map<string, string>>>();
+const MAX_DAYS_PER_ZONE = 20_000;
 
 function moneyFormat(currency: string, locale: string | undefined): MoneyFormat | null {
   const key = `${locale ?? ''}|${currency}`;
@@ -82,21 +89,42 @@ function wallClock(instant: number, timeZone: string): { wall: number; name: str
  * (twice, for the hours around a change of offset).
  */
 export function zoneNameAt(wallTime: string, timeZone: string): string {
-  const match = DATE_TIME_PATTERN.exec(wallTime);
-  if (!match) return timeZone;
-  const key = `${timeZone}|${wallTime.slice(0, 13)}`;
-  let name = zoneNames.get(key);
+  return DATE_TIME_PATTERN.test(wallTime) ? cachedZoneName(wallTime, timeZone) : timeZone;
+}
+
+/** zoneNameAt for a wall time already known to match DATE_TIME_PATTERN. */
+function cachedZoneName(wallTime: string, timeZone: string): string {
+  let days = zoneNames.get(timeZone);
+  if (days === undefined) {
+    days = new Map();
+    zoneNames.set(timeZone, days);
+  }
+  const day = wallTime.slice(0, 10);
+  let names = days.get(day);
+  if (names === undefined) {
+    const date = [Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))] as const;
+    const first = computeZoneName(Date.UTC(...date, 0, 0, 0), timeZone);
+    const last = computeZoneName(Date.UTC(...date, 23, 59, 59), timeZone);
+    names = first === last ? first : new Map<string, string>();
+    if (days.size >= MAX_DAYS_PER_ZONE) days.clear();
+    days.set(day, names);
+  }
+  if (typeof names === 'string') return names;
+  // A day whose offset changes: named by the hour.
+  const hour = wallTime.slice(11, 13);
+  let name = names.get(hour);
   if (name === undefined) {
-    name = computeZoneName(match, timeZone);
-    if (zoneNames.size > 50_000) zoneNames.clear();
-    zoneNames.set(key, name);
+    const [, y, mo, d, h, mi, s] = (DATE_TIME_PATTERN.exec(wallTime) as RegExpExecArray).map(
+      Number,
+    ) as number[];
+    name = computeZoneName(Date.UTC(y as number, (mo as number) - 1, d, h, mi, s), timeZone);
+    names.set(hour, name);
   }
   return name;
 }
 
-function computeZoneName(match: RegExpExecArray, timeZone: string): string {
-  const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
-  const wall = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s);
+/** The zone's short name at a wall time (given as if it were UTC, in ms). */
+function computeZoneName(wall: number, timeZone: string): string {
   try {
     let instant = wall - (wallClock(wall, timeZone).wall - wall);
     instant = wall - (wallClock(instant, timeZone).wall - instant);
@@ -109,7 +137,7 @@ function computeZoneName(match: RegExpExecArray, timeZone: string): string {
 /** `2026-03-01T14:05:09` in Europe/Paris → `2026-03-01 14:05:09 GMT+1`: the data's own wall time, zone named. */
 export function formatDateTime(wallTime: string, timeZone: string): string {
   if (!DATE_TIME_PATTERN.test(wallTime)) return wallTime;
-  return `${wallTime.replace('T', ' ')} ${zoneNameAt(wallTime, timeZone)}`;
+  return `${wallTime.slice(0, 10)} ${wallTime.slice(11)} ${cachedZoneName(wallTime, timeZone)}`;
 }
 
 /** How a field the dashboard does not know is shown: text as it is, anything else as compact JSON. */

@@ -2,6 +2,7 @@ import type { Payment } from '@payments/shared';
 import { type ColumnVisibilityState, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
+  type CSSProperties,
   type KeyboardEvent,
   type MouseEvent,
   memo,
@@ -219,7 +220,12 @@ export function PaymentsTable({
   const columnsKey = visibleColumns.map((column) => column.id).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
   const cells = useMemo(
-    () => visibleColumns.map((column) => ({ id: column.id, size: column.getSize() })),
+    () =>
+      visibleColumns.map((column) => ({
+        id: column.id,
+        className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
+        style: { width: column.getSize() },
+      })),
     [columnsKey],
   );
   const cellContext = useMemo<ColumnContext>(() => ({ timeZone }), [timeZone]);
@@ -374,8 +380,11 @@ interface RowProps {
   index: number;
   active: boolean;
   search: string;
-  /** The visible columns, in order, with their widths. */
-  cells: ReadonlyArray<{ id: string; size: number }>;
+  /**
+   * The visible columns, in order, with their class and width. Built once per set of columns: a row rendered
+   * while scrolling then allocates no props of its own for them, and React finds the same style object again.
+   */
+  cells: ReadonlyArray<{ id: string; className: string; style: CSSProperties }>;
   context: ColumnContext;
   onFocusRow: (index: number) => void;
   onBlurRow: (index: number) => void;
@@ -404,8 +413,8 @@ const PaymentRow = memo(function PaymentRow({
         <td
           // keyed by column: a reused row element keeps its cells and only their text changes
           key={cell.id}
-          className={`grid__cell${NUMERIC_COLUMNS.has(cell.id) ? ' is-numeric' : ''}`}
-          style={{ width: cell.size }}
+          className={cell.className}
+          style={cell.style}
           data-column={cell.id}
         >
           {cell.id === 'id' ? (
