@@ -302,12 +302,18 @@ export const suite: BenchSuite = {
         { name: 'time to page them in', value: scroll.loadSeconds, unit: 's' },
         { name: 'longest task while pages were appended', value: scroll.longestTaskLoading, unit: 'ms' },
         {
-          name: `longest task scrolling through ${ROWS_TO_SCROLL} rows (${scroll.frames} frames)`,
+          name: `longest task scrolling through ${ROWS_TO_SCROLL} rows (${scroll.frames} frames; 0: none over 50 ms)`,
           value: scroll.longestTaskScrolling,
           unit: 'ms',
-          ...atMost(scroll.longestTaskScrolling, 50),
         },
-        { name: 'tasks over 50 ms while scrolling', value: scroll.longTasksScrolling, unit: 'tasks' },
+        // The target is on the count: Chromium reports only tasks over 50 ms, with durations rounded to the ms,
+        // so a 50.4 ms task shows as "50".
+        {
+          name: 'tasks over 50 ms while scrolling',
+          value: scroll.longTasksScrolling,
+          unit: 'tasks',
+          ...atMost(scroll.longTasksScrolling, 0),
+        },
         { name: 'frame time while scrolling, median', value: scroll.frameMedian, unit: 'ms' },
         { name: 'frame time while scrolling, p95', value: scroll.frameP95, unit: 'ms' },
         { name: 'most table rows in the DOM while scrolling', value: scroll.maxDomRows, unit: 'rows' },
