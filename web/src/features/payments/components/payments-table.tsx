@@ -36,8 +36,11 @@ import {
 
 export const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
-// work: at speed the whole window is new each frame anyway.
-const OVERSCAN = 6;
+// work: at speed the whole window is new each frame anyway, and the rows are drawn in the frame of the scroll
+// (the virtualizer renders synchronously in the scroll event). Each row laid out also leaves layout objects for
+// Blink's garbage collector, whose pauses are what pushed the rare scroll frame over 50 ms: 6 → 3 made frames
+// ~1.5 ms shorter (median) on the bench machine.
+const OVERSCAN = 3;
 /** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
 const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 
