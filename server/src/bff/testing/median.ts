@@ -1,4 +1,7 @@
-/** The median of timing samples (mean of the middle two for an even count), for the timing-parity tests. */
+/**
+ * The median of timing samples (mean of the middle two for an even count): for the timing-parity tests, and
+ * exported as `@payments/server/testing/median` for the benchmarks.
+ */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
