@@ -56,8 +56,12 @@ describe('page body', () => {
       `{"data":[],"next_cursor":"${UPSTREAM_CURSOR}-old","has_more":true,"next_cursor":"${UPSTREAM_CURSOR}","has_more":true}`,
     ],
     [
-      'a record with a next_cursor field',
-      JSON.stringify({ data: [{ id: 1, next_cursor: 'x' }], next_cursor: UPSTREAM_CURSOR, has_more: true }),
+      'a duplicated cursor member spelled with an escape',
+      `{"data":[],"next\\u005fcursor":"${UPSTREAM_CURSOR}","has_more":true,"next_cursor":"${UPSTREAM_CURSOR}","has_more":true}`,
+    ],
+    [
+      'a duplicated data member (only the last one is validated)',
+      `{"data":[{"unchecked":true}],"data":[{"id":1}],"next_cursor":"${UPSTREAM_CURSOR}","has_more":true}`,
     ],
   ])('serialises the page again for %s, with the same meaning', (_name, text) => {
     const { page, bytes } = upstream(text);
@@ -65,6 +69,19 @@ describe('page body', () => {
     expect(typeof body).toBe('string');
     expect(JSON.parse(body as string)).toEqual({ data: page.data, next_cursor: TOKEN, has_more: true });
     expect(body).not.toContain(UPSTREAM_CURSOR);
+    expect(body).not.toContain('unchecked');
+  });
+
+  it('forwards records whatever fields they hold, the cursor field name among them', () => {
+    const data = [{ id: 1, next_cursor: 'x', has_more: false, data: [']', '"'] }];
+    const { page, bytes } = upstream(JSON.stringify({ data, next_cursor: UPSTREAM_CURSOR, has_more: true }));
+    const body = pageBody(page, bytes, TOKEN);
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect(JSON.parse(Buffer.from(body).toString('utf8'))).toEqual({
+      data,
+      next_cursor: TOKEN,
+      has_more: true,
+    });
   });
 
   it('serialises the validated page when the bytes are not to be reused (members validation dropped)', () => {
@@ -92,8 +109,7 @@ describe('page body', () => {
           const { page, bytes } = upstream(JSON.stringify(envelope, null, pretty ? 1 : undefined));
           const next = upstreamCursor === null ? null : ourCursor;
           const body = pageBody(page, bytes, next);
-          if (!pretty && !JSON.stringify(data).includes('"next_cursor"'))
-            expect(body).toBeInstanceOf(Uint8Array);
+          if (!pretty) expect(body).toBeInstanceOf(Uint8Array);
           const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
           expect(JSON.parse(text)).toEqual({ data: page.data, next_cursor: next, has_more: page.has_more });
           if (

@@ -83,6 +83,14 @@ describe('upstream client: failures end in the right problem code', () => {
   it('keeps the bytes of a page only when its envelope held nothing that validation dropped', async () => {
     const fake = scriptedUpstream(
       () => Response.json({ ...page, debug: { sql: 'select 1' } }),
+      // JSON.parse keeps an own __proto__ key; the schema's objects drop it, so the bytes would say more.
+      () =>
+        new Response(
+          '{"data":[{"id":"p1","amount":5,"__proto__":{"x":1}}],"next_cursor":null,"has_more":false}',
+          {
+            headers: { 'content-type': 'application/json' },
+          },
+        ),
       () =>
         new Response(`\ufeff${JSON.stringify(page)}`, { headers: { 'content-type': 'application/json' } }),
     );
@@ -94,6 +102,9 @@ describe('upstream client: failures end in the right problem code', () => {
       attempts: 1,
       bytes: undefined,
     });
+    const withProto = await api.listPayments(first, ctx);
+    expect(withProto).toMatchObject({ ok: true, value: page });
+    expect(withProto.ok && withProto.bytes).toBeUndefined();
     // A byte order mark is not part of the JSON text (as in Response.text()).
     const withMark = await api.listPayments(first, ctx);
     expect(withMark).toMatchObject({ ok: true, value: page });

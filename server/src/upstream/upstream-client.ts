@@ -63,8 +63,8 @@ export type UpstreamResult<T> =
       value: T;
       attempts: number;
       /**
-       * The bytes the value was parsed from, when their top level held exactly the envelope's members (nothing
-       * that validation would have dropped), so they can be forwarded without serialising the page again.
+       * The bytes the value was parsed from, when they hold nothing that validation dropped (no other envelope
+       * members, no `__proto__` keys in records), so they can be forwarded without serialising the page again.
        */
       bytes?: Uint8Array | undefined;
     }
@@ -188,7 +188,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           excerpt: scrub(text),
         };
       }
-      return { kind: 'page', page: parsed.data, bytes: hasOnlyEnvelopeMembers(json) ? bytes : undefined };
+      return { kind: 'page', page: parsed.data, bytes: bytesMeanThePage(json) ? bytes : undefined };
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' };
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
@@ -357,9 +357,17 @@ function decodeUtf8(bytes: Buffer): string {
   return bytes.toString('utf8', bom ? 3 : 0);
 }
 
-/** Whether a validated envelope had no members besides `data`, `next_cursor` and `has_more`. */
-function hasOnlyEnvelopeMembers(json: unknown): boolean {
-  return Object.keys(json as object).length === 3;
+/**
+ * Whether a validated body means no more than the page validation kept: no members besides `data`,
+ * `next_cursor` and `has_more`, and no record with an own `__proto__` key (JSON.parse keeps one as data; the
+ * schema's objects drop it). Repeated members are the page body's to find (see page-body.ts).
+ */
+function bytesMeanThePage(json: unknown): boolean {
+  const body = json as { data: unknown[] };
+  return (
+    Object.keys(body).length === 3 &&
+    body.data.every((record) => !Object.hasOwn(record as object, '__proto__'))
+  );
 }
 
 function isTimeoutError(error: unknown): boolean {
