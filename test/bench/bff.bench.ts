@@ -12,7 +12,7 @@
  * process hop on this machine, the floor under any BFF; the BFF's added latency is best read against it.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
@@ -107,6 +107,7 @@ async function bffChild(
   logFile: string,
 ): Promise<{ process: ChildProcess; origin: string }> {
   const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  const log = openSync(logFile, 'w');
   const proc = spawn(process.execPath, [main], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -118,17 +119,23 @@ async function bffChild(
       PORT: String(await freePort()),
       WEB_DIST_DIR: join(tmpdir(), 'bff-bench-no-spa'),
     },
-    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+    stdio: ['ignore', log, 'inherit'],
   });
+  closeSync(log); // the child has its own descriptor
   let exited: number | null = null;
   proc.once('exit', (code) => {
     exited = code ?? -1;
   });
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const seen = readFileSync(logFile, 'utf8');
     const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
     if (match?.[1]) return { process: proc, origin: match[1] };
     if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
+    if (Date.now() > deadline) {
+      proc.kill();
+      throw new Error(`BFF did not start within 60 s: ${seen}`);
+    }
     await sleep(50);
   }
 }

@@ -136,13 +136,20 @@ async function firstRowsOf(page: Page, into: FirstRows): Promise<void> {
 /** A browser with a profile on disk of its own (see the top of this file), signed in; removed by `close`. */
 async function browserWithProfile() {
   const profile = await mkdtemp(join(tmpdir(), 'web-bench-profile-'));
-  const context = await playwrightChromium.launchPersistentContext(profile, {
-    executablePath: chromium.executablePath,
-    args: chromium.args,
-    baseURL: base,
-    viewport: VIEWPORT,
-  });
-  await signIn(context);
+  let context: BrowserContext | undefined;
+  try {
+    context = await playwrightChromium.launchPersistentContext(profile, {
+      executablePath: chromium.executablePath,
+      args: chromium.args,
+      baseURL: base,
+      viewport: VIEWPORT,
+    });
+    await signIn(context);
+  } catch (error) {
+    await context?.close();
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     context,
     async close() {
