@@ -17,6 +17,10 @@ describe('column preferences', () => {
   it('show known columns and hide discovered ones unless the user chose otherwise', () => {
     expect(isColumnVisible({}, 'amount', true)).toBe(true);
     expect(isColumnVisible({}, 'fee', false)).toBe(false);
+    // fields named like Object.prototype members are columns like any other, hidden until turned on
+    expect(isColumnVisible({}, 'constructor', false)).toBe(false);
+    expect(isColumnVisible({}, 'toString', false)).toBe(false);
+    expect(isColumnVisible({ constructor: true }, 'constructor', false)).toBe(true);
     expect(isColumnVisible({ fee: true, amount: false }, 'fee', false)).toBe(true);
     expect(isColumnVisible({ fee: true, amount: false }, 'amount', true)).toBe(false);
   });

@@ -43,5 +43,6 @@ export function isColumnVisible(
   columnId: string,
   knownColumn: boolean,
 ): boolean {
-  return visibility[columnId] ?? knownColumn;
+  // Own choices only: a field named like an Object.prototype member ("constructor") is not a stored choice.
+  return Object.hasOwn(visibility, columnId) ? (visibility[columnId] as boolean) : knownColumn;
 }
