@@ -79,6 +79,8 @@ export interface UpstreamClient {
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Decodes as `Response.text()` does: a leading byte order mark is not part of the text. */
+const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
 
 type Attempt =
@@ -163,7 +165,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
-      const text = decodeUtf8(bytes);
+      const text = utf8.decode(bytes);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
@@ -349,12 +351,6 @@ function statusFailure(
     status: 502,
     detail: `the payments service answered with an unexpected status ${status}`,
   };
-}
-
-/** UTF-8 text as `Response.text()` decodes it: a leading byte order mark is not part of the text. */
-function decodeUtf8(bytes: Buffer): string {
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  return bytes.toString('utf8', bom ? 3 : 0);
 }
 
 /**
