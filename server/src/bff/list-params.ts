@@ -1,7 +1,7 @@
 import { type ListFilters, listFiltersSchema, listQuerySchema } from '@payments/shared';
 import type { z } from 'zod';
 
-type RawQuery = Record<string, string | string[]>;
+export type RawQuery = Record<string, string | string[]>;
 export type Parsed<T> = { ok: true; value: T } | { ok: false; detail: string };
 
 export interface ListParams {

@@ -4,7 +4,7 @@ import { validator } from 'hono/validator';
 import type { UpstreamFailure } from '../upstream/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { createCsvExportStream } from './csv-export.ts';
-import { parseExportParams, parseListParams } from './list-params.ts';
+import { type Parsed, parseExportParams, parseListParams, type RawQuery } from './list-params.ts';
 import { pageBody } from './page-body.ts';
 import { problemResponse } from './problem-response.ts';
 import { logEvent } from './request-log.ts';
@@ -34,106 +34,100 @@ function localDate(timeZone: string, now: number): string {
   return format.format(now);
 }
 
+/** The query as `parse` reads it, or a 400 `invalid_parameter` saying why, before the handler runs. */
+function validQuery<T>(parse: (raw: RawQuery) => Parsed<T>) {
+  return validator('query', (value, c) => {
+    const parsed = parse(value);
+    return parsed.ok ? parsed.value : problemResponse(c, 'invalid_parameter', 400, parsed.detail);
+  });
+}
+
 /** `/api/payments` and its CSV export: scope first, then cursor, then (and only then) upstream. */
 export function paymentsRoutes(deps: BffDeps) {
   return new Hono<BffEnv>()
-    .get(
-      '/',
-      validator('query', (value, c) => {
-        const parsed = parseListParams(value);
-        return parsed.ok ? parsed.value : problemResponse(c, 'invalid_parameter', 400, parsed.detail);
-      }),
-      async (c) => {
-        const query = c.req.valid('query');
-        const user = c.var.user;
-        const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
-        if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
-        const binding = {
-          user: user.username,
-          company: choice.companyId,
-          status: query.status,
-          dateFrom: query.date_from,
-        };
-        let upstreamCursor: string | undefined;
-        if (query.cursor !== undefined) {
-          const opened = deps.cursorTokens.open(query.cursor, binding);
-          if (!opened.ok)
-            return opened.reason === 'mismatch'
-              ? problemResponse(
-                  c,
-                  'cursor_mismatch',
-                  400,
-                  'this cursor belongs to other filters or another company; start again from the first page',
-                )
-              : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
-          upstreamCursor = opened.upstreamCursor;
-        }
-        const result = await deps.upstream.listPayments(
-          { limit: query.limit, cursor: upstreamCursor, status: query.status, date_from: query.date_from },
-          { companyId: choice.companyId, signal: c.req.raw.signal },
-        );
-        c.set('upstreamAttempts', result.attempts);
-        if (!result.ok) return upstreamProblem(c, result.failure);
-        const page = result.value;
-        let nextCursor: string | null = null;
-        if (page.next_cursor !== null) {
-          nextCursor = deps.cursorTokens.wrap(page.next_cursor, binding);
-          if (nextCursor === null)
-            return problemResponse(
-              c,
-              'upstream_bad_response',
-              502,
-              'the payments service sent an oversized cursor',
-            );
-        }
-        const body = pageBody(page, result.bytes, nextCursor);
-        // The JSON of a PaymentPage, typed as c.json would type it so that hono/client sees the page.
-        return c.body(body, 200, { 'content-type': 'application/json' }) as unknown as Response &
-          TypedResponse<PaymentPage, 200, 'json'>;
-      },
-    )
-    .get(
-      '/export.csv',
-      validator('query', (value, c) => {
-        const parsed = parseExportParams(value);
-        return parsed.ok ? parsed.value : problemResponse(c, 'invalid_parameter', 400, parsed.detail);
-      }),
-      async (c) => {
-        const filters = c.req.valid('query');
-        const choice = deps.scope.choose(c.var.user, c.req.header(COMPANY_HEADER));
-        if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
-        const companyId = choice.companyId;
-        const list = (cursor: string | undefined, signal: AbortSignal) =>
-          deps.upstream.listPayments({ limit: EXPORT_PAGE_SIZE, cursor, ...filters }, { companyId, signal });
-        // The first page is fetched before answering, so an upstream that is down gives a proper error status.
-        const first = await list(undefined, c.req.raw.signal);
-        c.set('upstreamAttempts', first.attempts);
-        if (!first.ok) return upstreamProblem(c, first.failure);
-        const requestId = c.var.requestId;
-        const stream = createCsvExportStream({
-          firstPage: first.value,
-          fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),
-          resetConnection: () => {
-            const outgoing = c.env?.outgoing;
-            if (!outgoing) return false;
-            outgoing.destroy();
-            return true;
-          },
-          onEnd: ({ rows, attempts, failure }) =>
-            logEvent(deps.logger, failure && !failure.aborted ? 'error' : 'info', {
-              msg: 'export_end',
-              id: requestId,
-              company: companyId,
-              rows,
-              upstream_attempts: first.attempts + attempts,
-              ...(failure ? { failure: failure.code } : {}),
-            }),
-        });
-        const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_');
-        return c.body(stream, 200, {
-          'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
-        });
-      },
-    );
+    .get('/', validQuery(parseListParams), async (c) => {
+      const query = c.req.valid('query');
+      const user = c.var.user;
+      const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
+      if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
+      const binding = {
+        user: user.username,
+        company: choice.companyId,
+        status: query.status,
+        dateFrom: query.date_from,
+      };
+      let upstreamCursor: string | undefined;
+      if (query.cursor !== undefined) {
+        const opened = deps.cursorTokens.open(query.cursor, binding);
+        if (!opened.ok)
+          return opened.reason === 'mismatch'
+            ? problemResponse(
+                c,
+                'cursor_mismatch',
+                400,
+                'this cursor belongs to other filters or another company; start again from the first page',
+              )
+            : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
+        upstreamCursor = opened.upstreamCursor;
+      }
+      const result = await deps.upstream.listPayments(
+        { limit: query.limit, cursor: upstreamCursor, status: query.status, date_from: query.date_from },
+        { companyId: choice.companyId, signal: c.req.raw.signal },
+      );
+      c.set('upstreamAttempts', result.attempts);
+      if (!result.ok) return upstreamProblem(c, result.failure);
+      const page = result.value;
+      let nextCursor: string | null = null;
+      if (page.next_cursor !== null) {
+        nextCursor = deps.cursorTokens.wrap(page.next_cursor, binding);
+        if (nextCursor === null)
+          return problemResponse(
+            c,
+            'upstream_bad_response',
+            502,
+            'the payments service sent an oversized cursor',
+          );
+      }
+      const body = pageBody(page, result.bytes, nextCursor);
+      // The JSON of a PaymentPage, typed as c.json would type it so that hono/client sees the page.
+      return c.body(body, 200, { 'content-type': 'application/json' }) as unknown as Response &
+        TypedResponse<PaymentPage, 200, 'json'>;
+    })
+    .get('/export.csv', validQuery(parseExportParams), async (c) => {
+      const filters = c.req.valid('query');
+      const choice = deps.scope.choose(c.var.user, c.req.header(COMPANY_HEADER));
+      if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
+      const companyId = choice.companyId;
+      const list = (cursor: string | undefined, signal: AbortSignal) =>
+        deps.upstream.listPayments({ limit: EXPORT_PAGE_SIZE, cursor, ...filters }, { companyId, signal });
+      // The first page is fetched before answering, so an upstream that is down gives a proper error status.
+      const first = await list(undefined, c.req.raw.signal);
+      c.set('upstreamAttempts', first.attempts);
+      if (!first.ok) return upstreamProblem(c, first.failure);
+      const requestId = c.var.requestId;
+      const stream = createCsvExportStream({
+        firstPage: first.value,
+        fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),
+        resetConnection: () => {
+          const outgoing = c.env?.outgoing;
+          if (!outgoing) return false;
+          outgoing.destroy();
+          return true;
+        },
+        onEnd: ({ rows, attempts, failure }) =>
+          logEvent(deps.logger, failure && !failure.aborted ? 'error' : 'info', {
+            msg: 'export_end',
+            id: requestId,
+            company: companyId,
+            rows,
+            upstream_attempts: first.attempts + attempts,
+            ...(failure ? { failure: failure.code } : {}),
+          }),
+      });
+      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_');
+      return c.body(stream, 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
+      });
+    });
 }
