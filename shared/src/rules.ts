@@ -114,3 +114,51 @@ export function pageEnvelopeProblem(body: unknown): string | null {
   if (!hasMoreAgrees(page.has_more, page.next_cursor)) return HAS_MORE_RULE;
   return null;
 }
+
+const isText = (value: unknown) => typeof value === 'string';
+const isTextOrNull = (value: unknown) => value === null || typeof value === 'string';
+// JSON can spell a number too large for a double (1e999): it parses to Infinity, which is no amount.
+const isFiniteNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+
+/** The type rule of each known payment field (all optional but `id`); `paymentSchema` states the same. */
+const PAYMENT_FIELD_RULES: Record<(typeof KNOWN_PAYMENT_FIELDS)[number], (value: unknown) => boolean> = {
+  id: (value) => (typeof value === 'string' && value !== '') || isFiniteNumber(value),
+  company_id: isText,
+  status: isText,
+  amount: isFiniteNumber,
+  currency: isText,
+  created_at: isText,
+  description: isTextOrNull,
+  counterparty: isTextOrNull,
+  reference: isTextOrNull,
+};
+
+/**
+ * Why `record` is not a payment as `paymentSchema` accepts it, or `null` when it is one: an object with an `id`,
+ * its known fields of their types when present, unknown fields passing. Reads the record, never copies it.
+ */
+export function paymentProblem(record: unknown): string | null {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'is not an object';
+  const fields = record as Record<string, unknown>;
+  if (fields.id === undefined) return 'id is missing';
+  for (const name of KNOWN_PAYMENT_FIELDS) {
+    const value = fields[name];
+    if (value !== undefined && !PAYMENT_FIELD_RULES[name](value)) return `${name} is malformed`;
+  }
+  return null;
+}
+
+/**
+ * Why `body` is not a page of payments (the envelope with both rules, and every record a payment), or `null`
+ * when it is one: what `paymentPageSchema` decides, without building a copy of the page.
+ */
+export function paymentPageProblem(body: unknown): string | null {
+  const envelope = pageEnvelopeProblem(body);
+  if (envelope !== null) return envelope;
+  const records = (body as { data: unknown[] }).data;
+  for (let i = 0; i < records.length; i++) {
+    const problem = paymentProblem(records[i]);
+    if (problem !== null) return `data[${i}] ${problem}`;
+  }
+  return null;
+}
