@@ -47,7 +47,7 @@ export function paymentsRoutes(deps: BffDeps) {
   return new Hono<BffEnv>()
     .get('/', validQuery(parseListParams), async (c) => {
       const query = c.req.valid('query');
-      const user = c.var.user;
+      const user = c.get('user');
       const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
       const binding = {
@@ -70,7 +70,7 @@ export function paymentsRoutes(deps: BffDeps) {
             : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
         upstreamCursor = opened.upstreamCursor;
       }
-      const result = await deps.upstream.listPayments(
+      const result = await deps.upstream.listPaymentsJson(
         { limit: query.limit, cursor: upstreamCursor, status: query.status, date_from: query.date_from },
         { companyId: choice.companyId, signal: c.req.raw.signal },
       );
@@ -88,14 +88,14 @@ export function paymentsRoutes(deps: BffDeps) {
             'the payments service sent an oversized cursor',
           );
       }
-      const body = pageBody(page, result.bytes, nextCursor);
+      const body = pageBody(page, nextCursor);
       // The JSON of a PaymentPage, typed as c.json would type it so that hono/client sees the page.
       return c.body(body, 200, { 'content-type': 'application/json' }) as unknown as Response &
         TypedResponse<PaymentPage, 200, 'json'>;
     })
     .get('/export.csv', validQuery(parseExportParams), async (c) => {
       const filters = c.req.valid('query');
-      const choice = deps.scope.choose(c.var.user, c.req.header(COMPANY_HEADER));
+      const choice = deps.scope.choose(c.get('user'), c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
       const companyId = choice.companyId;
       const list = (cursor: string | undefined, signal: AbortSignal) =>
@@ -104,7 +104,7 @@ export function paymentsRoutes(deps: BffDeps) {
       const first = await list(undefined, c.req.raw.signal);
       c.set('upstreamAttempts', first.attempts);
       if (!first.ok) return upstreamProblem(c, first.failure);
-      const requestId = c.var.requestId;
+      const requestId = c.get('requestId');
       const stream = createCsvExportStream({
         firstPage: first.value,
         fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),

@@ -1,2 +1,3 @@
+export { type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
 export * from './retry-policy.ts';
 export * from './upstream-client.ts';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ErrorCode, type PaymentPage, paymentPageSchema } from '@payments/shared';
+import type { ErrorCode, PaymentPage } from '@payments/shared';
 import { Agent, type Dispatcher } from 'undici';
+import { type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 
 export interface UpstreamCredentials {
@@ -58,23 +59,16 @@ export interface UpstreamFailure {
 }
 
 export type UpstreamResult<T> =
-  | {
-      ok: true;
-      value: T;
-      attempts: number;
-      /**
-       * The bytes the value was parsed from, when they hold nothing that validation dropped (no other envelope
-       * members, no `__proto__` keys in records), so they can be forwarded without serialising the page again.
-       */
-      bytes?: Uint8Array | undefined;
-    }
+  | { ok: true; value: T; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
+type Query = { companyId: string; signal?: AbortSignal | undefined };
+
 export interface UpstreamClient {
-  listPayments(
-    query: ListRequest,
-    context: { companyId: string; signal?: AbortSignal | undefined },
-  ): Promise<UpstreamResult<PaymentPage>>;
+  /** One page with its records, validated (the export reads them). */
+  listPayments(query: ListRequest, context: Query): Promise<UpstreamResult<PaymentPage>>;
+  /** One page for forwarding as it is, validated just as strictly. */
+  listPaymentsJson(query: ListRequest, context: Query): Promise<UpstreamResult<PageJson>>;
   close(): Promise<void>;
 }
 
@@ -83,8 +77,10 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
 
-type Attempt =
-  | { kind: 'page'; page: PaymentPage; bytes: Uint8Array | undefined }
+type Decode<T> = (bytes: Buffer) => Decoded<T>;
+
+type Attempt<T> =
+  | { kind: 'page'; value: T }
   | { kind: 'status'; status: number; retryAfterMs: number | undefined; excerpt: string }
   | { kind: 'bad'; detail: string; excerpt: string }
   | { kind: 'network'; detail: string }
@@ -141,13 +137,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return Buffer.concat(chunks, size);
   }
 
-  async function attemptOnce(
+  async function attemptOnce<T>(
     path: string,
     headers: Record<string, string>,
+    decode: Decode<T>,
     timeoutMs: number,
     signal: AbortSignal,
     caller: AbortSignal | undefined,
-  ): Promise<Attempt> {
+  ): Promise<Attempt<T>> {
     try {
       // undici's own timers bound each attempt (headers, then each body gap); `signal` is the overall deadline
       // joined with the browser going away.
@@ -165,32 +162,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
-      const text = utf8.decode(bytes);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
           kind: 'status',
           status: response.statusCode,
           retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now()),
-          excerpt: scrub(text),
+          excerpt: scrub(utf8.decode(bytes)),
         };
       }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return { kind: 'bad', detail: 'response is not JSON', excerpt: scrub(text) };
-      }
-      const parsed = paymentPageSchema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return {
-          kind: 'bad',
-          detail: `envelope invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'unknown'}`,
-          excerpt: scrub(text),
-        };
-      }
-      return { kind: 'page', page: parsed.data, bytes: bytesMeanThePage(json) ? bytes : undefined };
+      const decoded = decode(bytes);
+      return decoded.ok
+        ? { kind: 'page', value: decoded.value }
+        : { kind: 'bad', detail: decoded.detail, excerpt: scrub(decoded.text) };
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' };
       if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
@@ -198,59 +182,64 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  async function listPayments(
-    query: ListRequest,
-    context: { companyId: string; signal?: AbortSignal | undefined },
-  ): Promise<UpstreamResult<PaymentPage>> {
+  function list<T>(query: ListRequest, context: Query, decode: Decode<T>): Promise<UpstreamResult<T>> {
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.cursor !== undefined) params.set('cursor', query.cursor);
     if (query.status !== undefined) params.set('status', query.status);
     if (query.date_from !== undefined) params.set('date_from', query.date_from);
     const url = new URL(listUrl);
     url.search = params.toString();
-    const path = `${url.pathname}${url.search}`;
     // Built from scratch on purpose: nothing the browser sent can reach the upstream.
     const headers: Record<string, string> = { authorization, accept: 'application/json' };
     if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
+    return withDeadline(context.signal, (deadlineAt, signal) =>
+      attemptAll(
+        `${url.pathname}${url.search}`,
+        headers,
+        decode,
+        query.cursor !== undefined,
+        deadlineAt,
+        signal,
+        context.signal,
+      ),
+    );
+  }
 
-    const deadlineAt = Date.now() + deadlineMs;
+  async function withDeadline<T>(
+    caller: AbortSignal | undefined,
+    run: (deadlineAt: number, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     // One timer and one listener per call (AbortSignal.any/timeout per attempt cost more than the request).
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
     const onCallerAbort = () => deadline.abort();
-    context.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    caller?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      return await attemptAll(
-        path,
-        headers,
-        query.cursor !== undefined,
-        deadlineAt,
-        deadline.signal,
-        context.signal,
-      );
+      return await run(Date.now() + deadlineMs, deadline.signal);
     } finally {
       clearTimeout(timer);
-      context.signal?.removeEventListener('abort', onCallerAbort);
+      caller?.removeEventListener('abort', onCallerAbort);
     }
   }
 
-  async function attemptAll(
+  async function attemptAll<T>(
     path: string,
     headers: Record<string, string>,
+    decode: Decode<T>,
     sentCursor: boolean,
     deadlineAt: number,
     signal: AbortSignal,
     caller: AbortSignal | undefined,
-  ): Promise<UpstreamResult<PaymentPage>> {
+  ): Promise<UpstreamResult<T>> {
     let attempts = 0;
     for (;;) {
       attempts += 1;
       const remaining = deadlineAt - Date.now();
-      const outcome =
+      const outcome: Attempt<T> =
         remaining <= 0
-          ? ({ kind: 'timeout' } as const)
-          : await attemptOnce(path, headers, Math.min(attemptTimeoutMs, remaining), signal, caller);
-      if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts, bytes: outcome.bytes };
+          ? { kind: 'timeout' }
+          : await attemptOnce(path, headers, decode, Math.min(attemptTimeoutMs, remaining), signal, caller);
+      if (outcome.kind === 'page') return { ok: true, value: outcome.value, attempts };
       if (outcome.kind !== 'aborted') {
         options.log?.({
           event: 'upstream_attempt_failed',
@@ -283,7 +272,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   return {
-    listPayments,
+    listPayments: (query, context) => list(query, context, decodePage),
+    listPaymentsJson: (query, context) => list(query, context, decodePageJson),
     async close() {
       await agent.close();
     },
@@ -295,7 +285,10 @@ function abortedFailure(): UpstreamFailure {
 }
 
 /** Maps the last outcome to the problem the browser sees; upstream bodies are never echoed. */
-function failureOf(outcome: Exclude<Attempt, { kind: 'page' }>, sentCursor: boolean): UpstreamFailure {
+function failureOf(
+  outcome: Exclude<Attempt<unknown>, { kind: 'page' }>,
+  sentCursor: boolean,
+): UpstreamFailure {
   switch (outcome.kind) {
     case 'aborted':
       return abortedFailure();
@@ -351,19 +344,6 @@ function statusFailure(
     status: 502,
     detail: `the payments service answered with an unexpected status ${status}`,
   };
-}
-
-/**
- * Whether a validated body means no more than the page validation kept: no members besides `data`,
- * `next_cursor` and `has_more`, and no record with an own `__proto__` key (JSON.parse keeps one as data; the
- * schema's objects drop it). Repeated members are the page body's to find (see page-body.ts).
- */
-function bytesMeanThePage(json: unknown): boolean {
-  const body = json as { data: unknown[] };
-  return (
-    Object.keys(body).length === 3 &&
-    body.data.every((record) => !Object.hasOwn(record as object, '__proto__'))
-  );
 }
 
 function isTimeoutError(error: unknown): boolean {
