@@ -46,6 +46,8 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_COOKIE_LENGTH = 4096;
 const CLOCK_SKEW_SECONDS = 60;
+/** Cookies whose claims were opened already; at ~0.3 KB each, a bounded few MB. */
+const OPENED_CACHE_SIZE = 10_000;
 
 const payloadSchema = z.strictObject({
   v: z.literal(1),
@@ -105,8 +107,8 @@ export function createSessionSealer(
     }
   }
 
-  function open(value: string): SessionClaims | null {
-    if (typeof value !== 'string') return null;
+  /** The claims sealed in `value` if it is authentic and well formed, whatever the time. */
+  function unseal(value: string): SessionClaims | null {
     const plaintext = decrypt(value);
     if (plaintext === null) return null;
     let json: unknown;
@@ -118,12 +120,31 @@ export function createSessionSealer(
     const parsed = payloadSchema.safeParse(json);
     if (!parsed.success) return null;
     const { sub, sid, iat, exp } = parsed.data;
-    const now = nowSeconds();
-    if (iat > now + CLOCK_SKEW_SECONDS) return null;
     // A cookie minted under a longer max age than today's setting lives no longer than today's bound allows.
-    const expires = Math.min(exp, iat + maxAgeSeconds);
-    if (expires <= now) return null;
-    return { sub, sid, iat, exp: expires };
+    return Object.freeze({ sub, sid, iat, exp: Math.min(exp, iat + maxAgeSeconds) });
+  }
+
+  // A cookie's claims never change, so each is unsealed (decrypted, parsed, checked) once, and every request
+  // after that only checks the time: the cipher and the schema cost more than the rest of the session check.
+  const opened = new Map<string, SessionClaims>();
+
+  function open(value: string): SessionClaims | null {
+    if (typeof value !== 'string') return null;
+    let claims = opened.get(value);
+    if (claims === undefined) {
+      const unsealed = unseal(value);
+      if (unsealed === null) return null;
+      if (opened.size >= OPENED_CACHE_SIZE) opened.delete(opened.keys().next().value as string);
+      opened.set(value, unsealed);
+      claims = unsealed;
+    }
+    const now = nowSeconds();
+    if (claims.iat > now + CLOCK_SKEW_SECONDS) return null;
+    if (claims.exp <= now) {
+      opened.delete(value);
+      return null;
+    }
+    return claims;
   }
 
   return { seal, open };
