@@ -16,6 +16,17 @@ describe('cursor tokens', () => {
     expect(tokens.open(token, binding)).toEqual({ ok: true, upstreamCursor: 'upstream-cursor-XYZ' });
   });
 
+  it('seal every token under a fresh IV, across many refills of the random pool', () => {
+    const tokens = createCursorTokens(key);
+    const ivs = new Set<string>();
+    for (let i = 0; i < 1_000; i++) {
+      const token = tokens.wrap('same-cursor', binding) ?? '';
+      ivs.add(Buffer.from(token.slice(3), 'base64url').subarray(0, 12).toString('hex'));
+      expect(tokens.open(token, binding)).toEqual({ ok: true, upstreamCursor: 'same-cursor' });
+    }
+    expect(ivs.size).toBe(1_000);
+  });
+
   it('open on another instance with the same key', () => {
     const token = createCursorTokens(key).wrap('c', binding) ?? '';
     expect(createCursorTokens(Buffer.from(key)).open(token, binding).ok).toBe(true);

@@ -22,6 +22,24 @@ export interface CursorTokens {
 const VERSION = 'c1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const IV_POOL_BYTES = 4096;
+
+/**
+ * Fresh random IVs cut from a buffer the CSPRNG fills 4 KiB at a time: one call per ~340 tokens instead of one
+ * per token (~4 µs each). Every IV is used once; a spent buffer is replaced, never refilled under a live view.
+ */
+function randomIvs(): () => Buffer {
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + IV_BYTES > pool.length) {
+      pool = randomBytes(IV_POOL_BYTES);
+      offset = 0;
+    }
+    offset += IV_BYTES;
+    return pool.subarray(offset - IV_BYTES, offset);
+  };
+}
 
 /**
  * The BFF's own cursor: AES-256-GCM sealed, so the browser can neither read the upstream cursor nor change the
@@ -32,9 +50,10 @@ export function createCursorTokens(key: Buffer): CursorTokens {
   // A KeyObject made once: given a raw Buffer, every createCipheriv first probes it as a KeyObject and a
   // CryptoKey, and each failed probe builds a TypeError with a stack trace (~35 µs per token, measured).
   const secret = createSecretKey(key);
+  const nextIv = randomIvs();
   return {
     wrap(upstreamCursor, binding) {
-      const iv = randomBytes(IV_BYTES);
+      const iv = nextIv();
       const cipher = createCipheriv('aes-256-gcm', secret, iv);
       const plain = JSON.stringify([
         binding.user,
