@@ -12,7 +12,7 @@ import type { BffDeps, BffEnv } from './bff-env.ts';
 /** `GET /api/config`: what the SPA needs to draw itself, limited to the signed-in user's companies. */
 export function configRoute(deps: BffDeps) {
   return new Hono<BffEnv>().get('/', (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     const body: AppConfig = {
       environment: deps.environment,
       time_zone: deps.timeZone,

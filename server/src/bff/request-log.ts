@@ -4,9 +4,27 @@ import type { BffEnv } from './bff-env.ts';
 
 export type Logger = (line: string) => void;
 
-export const stdoutLogger: Logger = (line) => {
-  process.stdout.write(`${line}\n`);
-};
+/**
+ * A logger that writes its lines in batches, once per turn of the event loop, after the responses of that turn
+ * have gone out: a write to stdout is a system call that blocks (for a file, and for a pipe on Linux), and made
+ * inside each request it was on every response's path. Whatever is pending is written before the process exits.
+ */
+export function batchingLogger(write: (text: string) => void): Logger & { flush(): void } {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    write(text);
+  };
+  process.on('exit', flush);
+  const log = (line: string) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
+  return Object.assign(log, { flush });
+}
+
+export const stdoutLogger: Logger = batchingLogger((text) => process.stdout.write(text));
 
 /** One JSON line per log event. Callers pass only fields that are safe to keep: never secrets or cookies. */
 export function logEvent(

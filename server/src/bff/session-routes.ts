@@ -66,7 +66,7 @@ export function sessionRoutes(deps: BffDeps) {
         return c.json(sessionOf(user.username, claims.exp), 200);
       },
     )
-    .get('/', (c) => c.json(sessionOf(c.var.user.username, c.var.session.exp), 200))
+    .get('/', (c) => c.json(sessionOf(c.get('user').username, c.get('session').exp), 200))
     .delete('/', (c) => {
       const isSecure = secure(c.req.url, (n) => c.req.header(n));
       deleteCookie(c, sessionCookieName(isSecure), {
