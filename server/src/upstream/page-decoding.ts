@@ -35,7 +35,8 @@ export function decodePage(bytes: Uint8Array): Decoded<PaymentPage> {
 
 /**
  * The page for forwarding: proved valid by one scan of its bytes (see page-scanner.ts), or, for any body the scan
- * is not sure of, parsed and checked by `decodePage` and its records written out again.
+ * is not sure of, parsed and checked by `decodePage` and its records written out again. The answer holds a copy,
+ * never a view of `bytes` (the caller may reuse them).
  */
 export function decodePageJson(bytes: Uint8Array): Decoded<PageJson> {
   const scanned = scanPaymentPage(bytes);
@@ -43,7 +44,7 @@ export function decodePageJson(bytes: Uint8Array): Decoded<PageJson> {
     return {
       ok: true,
       value: {
-        data: bytes.subarray(scanned.dataStart, scanned.dataEnd),
+        data: Buffer.from(bytes.subarray(scanned.dataStart, scanned.dataEnd)),
         next_cursor: scanned.next_cursor,
         has_more: scanned.has_more,
       },

@@ -91,6 +91,23 @@ describe('upstream client: failures end in the right problem code', () => {
     });
   });
 
+  it('gives each forwarded page bytes of its own, untouched by the bodies read after it', async () => {
+    const pages = [
+      { data: [{ id: 'first-page' }], next_cursor: 'c1', has_more: true },
+      { data: [{ id: 'second' }], next_cursor: null, has_more: false },
+    ];
+    const fake = scriptedUpstream(
+      () => Response.json(pages[0]),
+      () => Response.json(pages[1]),
+    );
+    const server = await upstream(fake.app);
+    const api = client(`${server.origin}/v1`);
+    const first = await api.listPaymentsJson({ limit: 1 }, ctx);
+    const second = await api.listPaymentsJson({ limit: 1 }, ctx);
+    expect(first.ok && Buffer.from(first.value.data).toString()).toBe(JSON.stringify(pages[0]?.data));
+    expect(second.ok && Buffer.from(second.value.data).toString()).toBe(JSON.stringify(pages[1]?.data));
+  });
+
   it('keeps of a page only what validation accepted: no other members, no __proto__ keys, no byte order mark', async () => {
     const fake = scriptedUpstream(
       () => Response.json({ ...page, debug: { sql: 'select 1' } }),

@@ -73,10 +73,13 @@ export interface UpstreamClient {
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Bodies up to this size are joined into the client's own buffer (see `join`); larger ones get their own. */
+const JOINED_BYTES = 256 * 1024;
 /** Decodes as `Response.text()` does: a leading byte order mark is not part of the text. */
 const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
 
+/** Decodes a 200's body; `bytes` are valid only during the call. */
 type Decode<T> = (bytes: Buffer) => Decoded<T>;
 
 type Attempt<T> =
@@ -119,14 +122,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return out.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, EXCERPT_CHARS);
   }
 
-  /** The body's bytes, or null when larger than MAX_BODY_BYTES (declared or actual). */
-  async function readBody(response: Dispatcher.ResponseData): Promise<Buffer | null> {
-    const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared)) {
-      if (declared > MAX_BODY_BYTES) return null;
-      // Declared and bounded: undici's own reader is the fast path, and it enforces the length.
-      return Buffer.from(await response.body.arrayBuffer());
-    }
+  /** The body as the socket delivered it, or null when larger than MAX_BODY_BYTES (declared or actual). */
+  async function readBody(response: Dispatcher.ResponseData): Promise<Buffer[] | null> {
+    if (Number(response.headers['content-length']) > MAX_BODY_BYTES) return null;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
@@ -134,7 +132,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       if (size > MAX_BODY_BYTES) return null;
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size);
+    return chunks;
+  }
+
+  // Bodies are joined into one buffer the client keeps, right before they are decoded and with no await in
+  // between, so no two requests ever share it; decoders copy what they keep. A page's bytes are then allocated
+  // once (by the socket) rather than twice: memory outside V8's heap is only reclaimed by a collection, and a
+  // long export, which allocates little on the heap, otherwise piled up tens of MB of spent bodies first.
+  const joined = Buffer.allocUnsafe(JOINED_BYTES);
+  function join(chunks: readonly Buffer[]): Buffer {
+    const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    if (size > joined.length) return Buffer.concat(chunks, size);
+    let offset = 0;
+    for (const chunk of chunks) offset += chunk.copy(joined, offset);
+    return joined.subarray(0, size);
   }
 
   async function attemptOnce<T>(
@@ -157,11 +168,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const bytes = await readBody(response);
-      if (bytes === null) {
+      const chunks = await readBody(response);
+      if (chunks === null) {
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
+      const bytes = join(chunks);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
