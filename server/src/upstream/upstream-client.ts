@@ -79,6 +79,9 @@ const JOINED_BYTES = 256 * 1024;
 const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
 
+/** A body's chunks as read, and their total length. */
+type Body = { chunks: Buffer[]; size: number };
+
 /** Decodes a 200's body; `bytes` are valid only during the call. */
 type Decode<T> = (bytes: Buffer) => Decoded<T>;
 
@@ -123,7 +126,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /** The body as the socket delivered it, or null when larger than MAX_BODY_BYTES (declared or actual). */
-  async function readBody(response: Dispatcher.ResponseData): Promise<Buffer[] | null> {
+  async function readBody(response: Dispatcher.ResponseData): Promise<Body | null> {
     if (Number(response.headers['content-length']) > MAX_BODY_BYTES) return null;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -132,16 +135,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       if (size > MAX_BODY_BYTES) return null;
       chunks.push(chunk);
     }
-    return chunks;
+    return { chunks, size };
   }
 
   // Bodies are joined into one buffer the client keeps, right before they are decoded and with no await in
   // between, so no two requests ever share it; decoders copy what they keep. A page's bytes are then allocated
-  // once (by the socket) rather than twice: memory outside V8's heap is only reclaimed by a collection, and a
-  // long export, which allocates little on the heap, otherwise piled up tens of MB of spent bodies first.
+  // outside V8's heap once (by the socket) rather than twice (by a concatenation as well).
   const joined = Buffer.allocUnsafe(JOINED_BYTES);
-  function join(chunks: readonly Buffer[]): Buffer {
-    const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  function join({ chunks, size }: Body): Buffer {
     if (size > joined.length) return Buffer.concat(chunks, size);
     let offset = 0;
     for (const chunk of chunks) offset += chunk.copy(joined, offset);
@@ -168,12 +169,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const chunks = await readBody(response);
-      if (chunks === null) {
+      const body = await readBody(response);
+      if (body === null) {
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
-      const bytes = join(chunks);
+      const bytes = join(body);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
