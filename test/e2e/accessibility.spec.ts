@@ -63,8 +63,9 @@ test('the main flow works with the keyboard alone, with focus always visible', a
   expect(outline).not.toBe('none');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  const focusedId = await page.evaluate(() => document.activeElement?.textContent ?? '');
+  // Read the id only once focus has reached the third row: key presses are delivered before React moves focus.
   await expect(page.locator('[data-row-link="2"]')).toBeFocused();
+  const focusedId = await page.evaluate(() => document.activeElement?.textContent ?? '');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/payments/${focusedId}\\?company=acme-eu&status=COMPLETED$`));
   const drawer = page.getByRole('dialog');
