@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CURSOR_PATTERN } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
 import { type CursorBinding, createCursorTokens } from './cursor-token.ts';
@@ -25,6 +26,21 @@ describe('cursor tokens', () => {
       expect(tokens.open(token, binding)).toEqual({ ok: true, upstreamCursor: 'same-cursor' });
     }
     expect(ivs.size).toBe(1_000);
+  });
+
+  it('seal with ciphers made ahead between requests just as with ciphers made on the spot', async () => {
+    const tokens = createCursorTokens(key);
+    const ivs = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      // Two in one turn (the second finds no spare), then a turn for the spare to be made.
+      for (const cursor of [`cursor-${i}-a`, `cursor-${i}-b`]) {
+        const token = tokens.wrap(cursor, binding) ?? '';
+        ivs.add(Buffer.from(token.slice(3), 'base64url').subarray(0, 12).toString('hex'));
+        expect(tokens.open(token, binding)).toEqual({ ok: true, upstreamCursor: cursor });
+      }
+      await nextTurn();
+    }
+    expect(ivs.size).toBe(600);
   });
 
   it('open on another instance with the same key', () => {

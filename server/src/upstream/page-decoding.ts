@@ -35,8 +35,8 @@ export function decodePage(bytes: Uint8Array): Decoded<PaymentPage> {
 
 /**
  * The page for forwarding: proved valid by one scan of its bytes (see page-scanner.ts), or, for any body the scan
- * is not sure of, parsed and checked by `decodePage` and its records written out again. The answer holds a copy,
- * never a view of `bytes` (the caller may reuse them).
+ * is not sure of, parsed and checked by `decodePage` and its records written out again. On the first path `data` is
+ * a view of `bytes`, not a copy: pass bytes that nothing writes to again.
  */
 export function decodePageJson(bytes: Uint8Array): Decoded<PageJson> {
   const scanned = scanPaymentPage(bytes);
@@ -44,7 +44,7 @@ export function decodePageJson(bytes: Uint8Array): Decoded<PageJson> {
     return {
       ok: true,
       value: {
-        data: Buffer.from(bytes.subarray(scanned.dataStart, scanned.dataEnd)),
+        data: bytes.subarray(scanned.dataStart, scanned.dataEnd),
         next_cursor: scanned.next_cursor,
         has_more: scanned.has_more,
       },

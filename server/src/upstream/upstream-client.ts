@@ -73,8 +73,6 @@ export interface UpstreamClient {
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** Bodies up to this size are joined into the client's own buffer (see `join`); larger ones get their own. */
-const JOINED_BYTES = 256 * 1024;
 /** Decodes as `Response.text()` does: a leading byte order mark is not part of the text. */
 const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
@@ -82,7 +80,7 @@ const EXCERPT_CHARS = 300;
 /** A body's chunks as read, and their total length. */
 type Body = { chunks: Buffer[]; size: number };
 
-/** Decodes a 200's body; `bytes` are valid only during the call. */
+/** Decodes a 200's body; the answer may keep views of `bytes`. */
 type Decode<T> = (bytes: Buffer) => Decoded<T>;
 
 type Attempt<T> =
@@ -138,15 +136,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return { chunks, size };
   }
 
-  // Bodies are joined into one buffer the client keeps, right before they are decoded and with no await in
-  // between, so no two requests ever share it; decoders copy what they keep. A page's bytes are then allocated
-  // outside V8's heap once (by the socket) rather than twice (by a concatenation as well).
-  const joined = Buffer.allocUnsafe(JOINED_BYTES);
-  function join({ chunks, size }: Body): Buffer {
-    if (size > joined.length) return Buffer.concat(chunks, size);
-    let offset = 0;
-    for (const chunk of chunks) offset += chunk.copy(joined, offset);
-    return joined.subarray(0, size);
+  /**
+   * The body as one buffer that is the caller's alone: the socket's own chunk when the body came in one read (a
+   * page usually does), else a concatenation. Nothing reads into either again, so a decoded page may keep views
+   * of it instead of copies.
+   */
+  function bodyBytes({ chunks, size }: Body): Buffer {
+    const [only] = chunks;
+    return chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, size);
   }
 
   async function attemptOnce<T>(
@@ -174,7 +171,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
-      const bytes = join(body);
+      const bytes = bodyBytes(body);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
