@@ -197,14 +197,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (query.cursor !== undefined) params.set('cursor', query.cursor);
     if (query.status !== undefined) params.set('status', query.status);
     if (query.date_from !== undefined) params.set('date_from', query.date_from);
-    const url = new URL(listUrl);
-    url.search = params.toString();
     // Built from scratch on purpose: nothing the browser sent can reach the upstream.
     const headers: Record<string, string> = { authorization, accept: 'application/json' };
     if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
     return withDeadline(context.signal, (deadlineAt, signal) =>
       attemptAll(
-        `${url.pathname}${url.search}`,
+        `${listUrl.pathname}?${params}`,
         headers,
         decode,
         query.cursor !== undefined,
