@@ -91,6 +91,34 @@ describe('upstream client: failures end in the right problem code', () => {
     });
   });
 
+  it.each([
+    ['declares', true],
+    ['streams, undeclared,', false],
+  ])(
+    'a body that %s more than 8 MB is refused as upstream_bad_response, without reading it all',
+    async (_how, declared) => {
+      const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // Far past the bound, so a client that read on to the end would be seen sending all of it.
+          if (sent >= 64) controller.close();
+          else {
+            sent += 1;
+            controller.enqueue(chunk);
+          }
+        },
+      });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (declared) headers['content-length'] = String(64 * chunk.length);
+      const { app } = scriptedUpstream(() => new Response(body, { headers }));
+      const server = await upstream(app);
+      const result = await client(`${server.origin}/v1`, { maxRetries: 0 }).listPaymentsJson(first, ctx);
+      expect(result).toMatchObject({ ok: false, failure: { code: 'upstream_bad_response', status: 502 } });
+      expect(sent).toBeLessThan(64);
+    },
+  );
+
   it('gives each forwarded page bytes of its own, untouched by the bodies read after it', async () => {
     const pages = [
       { data: [{ id: 'first-page' }], next_cursor: 'c1', has_more: true },
