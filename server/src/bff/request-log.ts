@@ -62,7 +62,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<BffEnv> {
     await next();
     c.res.headers.set('X-Request-Id', id);
     const status = c.res.status;
-    logEvent(logger, status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info', {
+    const fields = {
       msg: 'request',
       id,
       method: c.req.method,
@@ -71,6 +71,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<BffEnv> {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       upstream_attempts: c.get('upstreamAttempts'),
       user: c.get('user')?.username ?? null,
-    });
+    };
+    // Written out after the response has been sent (immediates run once this turn's I/O is done), not before.
+    setImmediate(logEvent, logger, status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info', fields);
   };
 }
