@@ -310,14 +310,24 @@ function skipRecord(b: Uint8Array, w: DataView, i: number): number {
     const kind = known?.kind ?? ANY;
     if (known !== undefined) next = known.order + 1;
     if (kind === ID) hasId = true;
-    i = skipColon(b, i);
+    // Compact JSON first (no whitespace around the colon or after the comma), and the other spellings after it.
+    if (b[i] === COLON && WHITESPACE[b[i + 1] ?? 0] !== 1) i = skipField(b, w, i + 1, kind);
+    else {
+      i = skipColon(b, i);
+      if (i < 0) return -1;
+      i = skipField(b, w, i, kind);
+    }
     if (i < 0) return -1;
-    i = skipField(b, w, i, kind);
-    if (i < 0) return -1;
-    i = skipWhitespace(b, i);
-    if (b[i] === CLOSE_BRACE) return hasId ? i + 1 : -1;
-    if (b[i] !== COMMA) return -1;
-    i = skipWhitespace(b, i + 1);
+    let c = b[i];
+    if (WHITESPACE[c ?? 0] === 1) {
+      i = skipWhitespace(b, i);
+      c = b[i];
+    }
+    if (c === COMMA) {
+      i = skipWhitespace(b, i + 1);
+      continue;
+    }
+    return c === CLOSE_BRACE && hasId ? i + 1 : -1;
   }
 }
 
