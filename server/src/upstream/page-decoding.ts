@@ -15,12 +15,16 @@ export interface PageJson {
   has_more: boolean;
 }
 
-/** Decodes as `Response.text()` does: a leading byte order mark is not part of the text. */
 const utf8 = new TextDecoder();
+
+/** A body's text as `Response.text()` decodes it: a leading byte order mark is not part of the text. */
+export function bodyText(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
 
 /** The page's text parsed and checked against the interface: the envelope, its two rules, every record. */
 export function decodePage(bytes: Uint8Array): Decoded<PaymentPage> {
-  const text = utf8.decode(bytes);
+  const text = bodyText(bytes);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorCode, PaymentPage } from '@payments/shared';
 import { Agent, type Dispatcher } from 'undici';
-import { type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
+import { bodyText, type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 
 export interface UpstreamCredentials {
@@ -73,12 +73,7 @@ export interface UpstreamClient {
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** Decodes as `Response.text()` does: a leading byte order mark is not part of the text. */
-const utf8 = new TextDecoder();
 const EXCERPT_CHARS = 300;
-
-/** A body's chunks as read, and their total length. */
-type Body = { chunks: Buffer[]; size: number };
 
 /** Decodes a 200's body; the answer may keep views of `bytes`. */
 type Decode<T> = (bytes: Buffer) => Decoded<T>;
@@ -124,10 +119,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   /**
-   * The body as the socket delivered it, or null when larger than MAX_BODY_BYTES (declared or actual; the caller
-   * then destroys it). Read by events rather than an async iterator, which costs several promises per chunk.
+   * The body as one buffer that is the caller's alone, or null when larger than MAX_BODY_BYTES (declared or actual;
+   * the caller then destroys it). A body that came in one read (a page usually does) is the socket's own chunk,
+   * else the chunks are concatenated; nothing reads into either again, so a decoded page may keep views of it.
+   * Read by events rather than an async iterator, which costs several promises per chunk.
    */
-  function readBody(response: Dispatcher.ResponseData): Promise<Body | null> {
+  function readBody(response: Dispatcher.ResponseData): Promise<Buffer | null> {
     if (Number(response.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(null);
     const body = response.body;
     return new Promise((resolve, reject) => {
@@ -138,19 +135,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         if (size > MAX_BODY_BYTES) resolve(null);
         else chunks.push(chunk);
       });
-      body.once('end', () => resolve({ chunks, size }));
+      body.once('end', () =>
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)),
+      );
       body.once('error', reject);
     });
-  }
-
-  /**
-   * The body as one buffer that is the caller's alone: the socket's own chunk when the body came in one read (a
-   * page usually does), else a concatenation. Nothing reads into either again, so a decoded page may keep views
-   * of it instead of copies.
-   */
-  function bodyBytes({ chunks, size }: Body): Buffer {
-    const [only] = chunks;
-    return chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, size);
   }
 
   async function attemptOnce<T>(
@@ -173,19 +162,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const body = await readBody(response);
-      if (body === null) {
+      const bytes = await readBody(response);
+      if (bytes === null) {
         response.body.destroy();
         return { kind: 'bad', detail: 'response body too large', excerpt: '' };
       }
-      const bytes = bodyBytes(body);
       if (response.statusCode !== 200) {
         const retryAfter = response.headers['retry-after'];
         return {
           kind: 'status',
           status: response.statusCode,
           retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now()),
-          excerpt: scrub(utf8.decode(bytes)),
+          excerpt: scrub(bodyText(bytes)),
         };
       }
       const decoded = decode(bytes);
