@@ -165,18 +165,32 @@ export function PaymentsTable({
     if (lastIndex >= rows.length - Math.max(limit, 30)) fetchNextPage();
   }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
 
+  // A row further than the overscan is drawn only after the scroll, so focus reaches it a frame later. Keys
+  // pressed before then (key repeat, a busy main thread) move on from that row, not from the one still focused.
+  const pendingFocus = useRef<number | null>(null);
   const focusRow = useCallback(
     (index: number) => {
       const target = Math.min(Math.max(index, 0), rows.length - 1);
+      const link = () => scrollRef.current?.querySelector<HTMLElement>(`[data-row-link="${target}"]`);
       setActiveRow(target);
       virtualizer.scrollToIndex(target, { align: 'auto' });
+      const drawn = link();
+      if (drawn) {
+        pendingFocus.current = null;
+        drawn.focus();
+        return;
+      }
+      pendingFocus.current = target;
       requestAnimationFrame(() => {
-        scrollRef.current?.querySelector<HTMLElement>(`[data-row-link="${target}"]`)?.focus();
+        if (pendingFocus.current !== target) return;
+        pendingFocus.current = null;
+        link()?.focus();
       });
     },
     [rows.length, virtualizer],
   );
-  const onRowKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number) => {
+  const onRowKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, eventIndex: number) => {
+    const index = pendingFocus.current ?? eventIndex;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 360) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = {
       ArrowDown: index + 1,
