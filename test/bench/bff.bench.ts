@@ -10,6 +10,14 @@
  * At one connection a third path runs in the same slices: a proxy that only passes bytes (node:http and the
  * same undici Agent, no session, no validation, no headers of ours). What it adds is the cost of one more
  * process hop on this machine, the floor under any BFF; the BFF's added latency is best read against it.
+ *
+ * Reading the one-connection figures (measured on the 2-vCPU bench machine):
+ * - The client sends its next request within ~0.1 ms of the last answer, so work the BFF defers until after a
+ *   response (a setImmediate) still delays the next request: here every microsecond of the BFF's CPU counts, where
+ *   a browser's requests are far enough apart for deferred work to be off their path.
+ * - Two BFF processes of the same build, started side by side and measured in the same slices, differ by up to
+ *   0.35 ms of added p50, in every segment of the request alike (where the scheduler puts them). To compare two
+ *   builds, run at least two processes of each, interleaved, rather than one `pnpm bench` after the other.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
