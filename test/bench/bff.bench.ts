@@ -104,10 +104,22 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The BFF exactly as `pnpm start` runs it (server/src/main.ts), pointed at the sandbox child as a remote
- * upstream. Its JSON request log is written to a file, so logging's cost is included. Not to a pipe read by
- * this process: that would make the load generator wake for every log line, in the middle of the requests it
- * is timing (a log collector runs apart from the clients).
+ * The Node flags of `pnpm start`, read from the server's start script (`node [flags] src/main.ts`) so that the
+ * benchmark cannot drift from it.
+ */
+function startFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../server/package.json', import.meta.url), 'utf8'));
+  const words = String(manifest.scripts?.start ?? '').split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts')
+    throw new Error(`server start script is not "node [flags] src/main.ts": ${manifest.scripts?.start}`);
+  return words.slice(1, -1);
+}
+
+/**
+ * The BFF exactly as `pnpm start` runs it (server/src/main.ts with the start script's flags), pointed at the
+ * sandbox child as a remote upstream. Its JSON request log is written to a file, so logging's cost is included.
+ * Not to a pipe read by this process: that would make the load generator wake for every log line, in the middle
+ * of the requests it is timing (a log collector runs apart from the clients).
  */
 async function bffChild(
   sandbox: Ready,
@@ -116,7 +128,7 @@ async function bffChild(
 ): Promise<{ process: ChildProcess; origin: string }> {
   const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
   const log = openSync(logFile, 'w');
-  const proc = spawn(process.execPath, [main], {
+  const proc = spawn(process.execPath, [...startFlags(), main], {
     env: {
       PATH: process.env.PATH ?? '',
       PAYMENTS_BASE_URL: sandbox.url,
@@ -339,9 +351,11 @@ async function run(): Promise<BenchFigure[]> {
     }
 
     // Export of every row, twice, measured at the client; memory sampled from the BFF child's /proc status.
-    // The first export starts from whatever heap the list load left, and the process grows once to the working
-    // size a stream of parsed pages needs (measured 7–55 MB, varying from run to run, not with the row count).
-    // The second starts from that working size, so its growth is what the export itself holds.
+    // The first export starts from whatever heap the list load left and may grow it once to the working size a
+    // stream of parsed pages needs; the second starts from that size, so its growth is what the export itself
+    // holds. The growth was mostly V8's young generation: sized by V8 for this 24 GB machine at 64 MB per
+    // semi-space, an export's allocation touched 46–54 MB of it for the first time; capped at 16 MB by the start
+    // script's flag, the first export grows 6–9 MB.
     const pid = bff.process.pid ?? 0;
     const first = await measureExport(bffOrigin, session, pid);
     const second = await measureExport(bffOrigin, session, pid);
