@@ -100,6 +100,7 @@ test('row keys pressed faster than frames are drawn each move on from the last',
   await expect(page.locator('[data-row-link="3"]')).toBeFocused();
 
   // A PageDown may land on a row not drawn yet, focused a frame later; the keys after it go on from that row.
+  // Rows per PageDown as the table counts them: the rows its scroller shows (36 px each, ROW_HEIGHT) less one.
   const rowsPerPage = await page.evaluate(
     () => Math.floor((document.querySelector('.grid-scroll')?.clientHeight ?? 0) / 36) - 1,
   );
