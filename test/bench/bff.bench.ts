@@ -348,6 +348,12 @@ async function run(): Promise<BenchFigure[]> {
         },
         { name: `list limit=100, ${concurrency} conn: added p99`, value: added99, unit: 'ms' },
       );
+      if (floor)
+        figures.push({
+          name: `list limit=100, ${concurrency} conn: BFF p50 over the bytes-only proxy's (the BFF's own work)`,
+          value: median(b.latencies) - median(floor.latencies),
+          unit: 'ms',
+        });
     }
 
     // Export of every row, twice, measured at the client; memory sampled from the BFF child's /proc status.
