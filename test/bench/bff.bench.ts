@@ -15,8 +15,8 @@
  * - The client sends its next request within ~0.1 ms of the last answer, so work the BFF defers until after a
  *   response (a setImmediate) still delays the next request: here every microsecond of the BFF's CPU counts, where
  *   a browser's requests are far enough apart for deferred work to be off their path.
- * - Two BFF processes of the same build, started side by side and measured in the same slices, differ by up to
- *   0.35 ms of added p50, in every segment of the request alike (where the scheduler puts them). To compare two
+ * - BFF processes of the same build, started side by side and measured in the same slices, differ by up to
+ *   0.6 ms of added p50, in every segment of the request alike (where the scheduler puts them). To compare two
  *   builds, run at least two processes of each, interleaved, rather than one `pnpm bench` after the other.
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
