@@ -361,7 +361,7 @@ async function run(): Promise<BenchFigure[]> {
     // stream of parsed pages needs; the second starts from that size, so its growth is what the export itself
     // holds. The growth was mostly V8's young generation: sized by V8 for this 24 GB machine at 64 MB per
     // semi-space, an export's allocation touched 46–54 MB of it for the first time; capped at 16 MB by the start
-    // script's flag, the first export grows 6–9 MB.
+    // script's flag, the first export grew 6–22 MB over ten runs (under 11 in all but one).
     const pid = bff.process.pid ?? 0;
     const first = await measureExport(bffOrigin, session, pid);
     const second = await measureExport(bffOrigin, session, pid);
