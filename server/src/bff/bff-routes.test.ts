@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as afterResponse } from 'node:timers/promises';
 import { appConfigSchema, type Payment, paymentPageSchema, problemSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff } from './create-bff.ts';
@@ -260,11 +259,11 @@ describe('GET /api/payments/export.csv', () => {
 
 describe('request log', () => {
   it('writes one JSON line per request: method, path without query, status, duration, attempts, user, id', async () => {
-    await afterResponse(); // earlier requests' lines are out
+    h.bff.runHousekeeping(); // earlier requests' lines are out
     h.logs.length = 0;
     const response = await h.call('/api/payments?limit=2&status=COMPLETED', { cookie });
     expect(h.logs).toEqual([]); // the line is written once the response is out
-    await afterResponse();
+    h.bff.runHousekeeping();
     const lines = h.logs.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({

@@ -97,6 +97,7 @@ describe('credentials never leave the BFF', () => {
     );
     seen.push(await dump(await rejected.app.request('/readyz')));
     await rejected.close();
+    h.bff.runHousekeeping();
     const all = `${seen.join('\n')}\n${h.logs.join('\n')}`;
     expect(leaks(all, secrets)).toEqual([]);
     expect(h.logs.length).toBeGreaterThan(10);

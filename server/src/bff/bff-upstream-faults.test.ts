@@ -1,4 +1,3 @@
-import { setImmediate as afterResponse } from 'node:timers/promises';
 import type { Company } from '@payments/shared';
 import { problemSchema } from '@payments/shared';
 import { Hono } from 'hono';
@@ -116,7 +115,7 @@ describe('a misbehaving upstream ends in the right problem, never a 500 or a han
     const response = await (await signedIn(bff.app))('/api/payments');
     expect(response.status).toBe(200);
     expect(upstream.calls()).toBe(2);
-    await afterResponse();
+    bff.runHousekeeping();
     const line = logs
       .map((l) => JSON.parse(l))
       .find((l) => l.msg === 'request' && l.path === '/api/payments');

@@ -19,6 +19,7 @@ import { createCompanyScope } from './company-scope.ts';
 import { configRoute } from './config-route.ts';
 import { createCursorTokens } from './cursor-token.ts';
 import { healthRoutes } from './health-routes.ts';
+import { createHousekeeping } from './housekeeping.ts';
 import { paymentsRoutes } from './payments-routes.ts';
 import { problemResponse } from './problem-response.ts';
 import { type Logger, logEvent, requestLog, stdoutLogger } from './request-log.ts';
@@ -32,7 +33,7 @@ export interface BffConfig {
   /** Key material for sessions and cursor tokens; every replica must share it. */
   appSecret: string;
   /** The Payments API and our credentials for it. */
-  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log'>;
+  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log' | 'afterSend'>;
   /** The credentials' company tree (validated); its root is the own company. */
   companies: readonly Company[];
   users: UserStore;
@@ -62,9 +63,11 @@ export function createBff(config: BffConfig) {
   const now = config.now ?? Date.now;
   const sessionMaxAgeSeconds = config.sessionMaxAgeSeconds ?? 8 * 3600;
   const trustProxy = config.trustProxy ?? false;
+  const housekeeping = createHousekeeping();
   const upstream = createUpstreamClient({
     ...config.upstream,
     ownCompanyId: root.id,
+    afterSend: housekeeping.upstreamBusy,
     log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
   });
   const deps: BffDeps = {
@@ -77,7 +80,7 @@ export function createBff(config: BffConfig) {
     sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
     authenticator: config.authenticator ?? createAuthenticator(config.users),
     throttle: config.throttle ?? createThrottle({ now }),
-    cursorTokens: createCursorTokens(deriveKey(config.appSecret, 'cursor')),
+    cursorTokens: createCursorTokens(deriveKey(config.appSecret, 'cursor'), { defer: housekeeping.defer }),
     upstream,
     sessionMaxAgeSeconds,
     trustProxy,
@@ -95,7 +98,7 @@ export function createBff(config: BffConfig) {
     .route('/payments', paymentsRoutes(deps));
 
   const app = new Hono<BffEnv>()
-    .use(requestLog(logger))
+    .use(requestLog(logger, housekeeping.defer))
     .use(securityHeaders({ isSecure: (url, header) => isSecureRequest(url, header, trustProxy) }))
     .route('/api', api)
     .route('/', healthRoutes(deps, config.readyCacheMs ?? 5_000));
@@ -117,7 +120,10 @@ export function createBff(config: BffConfig) {
     app,
     /** The built SPA files being served (paths), for the credential scan. */
     webPaths: web.paths,
+    /** Deferred work (log lines, a spare cipher) runs within ~20 ms on its own; this runs it now. */
+    runHousekeeping: housekeeping.runAll,
     async close() {
+      housekeeping.runAll();
       await upstream.close();
     },
   };

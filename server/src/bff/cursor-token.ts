@@ -50,10 +50,13 @@ function randomIvs(): () => Buffer {
 
 /**
  * Ciphers for new tokens, each with a fresh IV, one made ahead: making one (key schedule, GCM set-up) costs more
- * than sealing a cursor with it, so the next is made in a `setImmediate` after the one taken, once the response
- * that needed it has been written, instead of while the browser waits. A cipher is used for one token only.
+ * than sealing a cursor with it, so the next is made by `defer` (the BFF's housekeeping, see housekeeping.ts)
+ * after the one taken, instead of while the browser waits. A cipher is used for one token only.
  */
-function cipherSupply(secret: KeyObject): () => { cipher: CipherGCM; iv: Buffer } {
+function cipherSupply(
+  secret: KeyObject,
+  defer: (task: () => void) => void,
+): () => { cipher: CipherGCM; iv: Buffer } {
   const nextIv = randomIvs();
   const make = () => {
     const iv = nextIv();
@@ -70,23 +73,30 @@ function cipherSupply(secret: KeyObject): () => { cipher: CipherGCM; iv: Buffer 
     spare = undefined;
     if (!refilling) {
       refilling = true;
-      // Unreferenced: a spare cipher is never a reason to keep the process alive.
-      setImmediate(refill).unref();
+      defer(refill);
     }
     return taken;
   };
 }
 
+/** Runs a task in a `setImmediate` that never keeps the process alive. */
+const nextTurn = (task: () => void) => {
+  setImmediate(task).unref();
+};
+
 /**
  * The BFF's own cursor: AES-256-GCM sealed, so the browser can neither read the upstream cursor nor change the
  * binding. Stateless: any process holding the same key (derived from `APP_SECRET`) opens it.
  */
-export function createCursorTokens(key: Buffer): CursorTokens {
+export function createCursorTokens(
+  key: Buffer,
+  { defer = nextTurn }: { defer?: (task: () => void) => void } = {},
+): CursorTokens {
   if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
   // A KeyObject made once: given a raw Buffer, every createCipheriv first probes it as a KeyObject and a
   // CryptoKey, and each failed probe builds a TypeError with a stack trace (~35 µs per token, measured).
   const secret = createSecretKey(key);
-  const nextCipher = cipherSupply(secret);
+  const nextCipher = cipherSupply(secret, defer);
   return {
     wrap(upstreamCursor, binding) {
       const { cipher, iv } = nextCipher();

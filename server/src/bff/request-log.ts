@@ -45,21 +45,23 @@ export function logEvent(
   logger: Logger,
   level: 'info' | 'warn' | 'error',
   fields: Record<string, unknown>,
+  time = Date.now(),
 ): void {
-  logger(JSON.stringify({ time: new Date().toISOString(), level, ...fields }));
+  logger(JSON.stringify({ time: new Date(time).toISOString(), level, ...fields }));
 }
 
 /**
  * One line per request: method, path (never the query, which may hold cursors), status, duration, upstream
  * attempts, user, request id. The id is also returned as `X-Request-Id` so a user's report can be found.
  */
-export function requestLog(logger: Logger): MiddlewareHandler<BffEnv> {
+export function requestLog(logger: Logger, defer: (task: () => void) => void): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     const started = performance.now();
     const id = randomUUID();
     c.set('requestId', id);
     c.set('upstreamAttempts', 0);
     await next();
+    const time = Date.now();
     c.res.headers.set('X-Request-Id', id);
     const status = c.res.status;
     const fields = {
@@ -72,7 +74,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<BffEnv> {
       upstream_attempts: c.get('upstreamAttempts'),
       user: c.get('user')?.username ?? null,
     };
-    // Written out after the response has been sent (immediates run once this turn's I/O is done), not before.
-    setImmediate(logEvent, logger, status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info', fields);
+    // Written out later, by the housekeeping (see housekeeping.ts), not while anyone waits for this process.
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    defer(() => logEvent(logger, level, fields, time));
   };
 }

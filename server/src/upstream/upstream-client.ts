@@ -28,6 +28,8 @@ export interface UpstreamClientOptions {
   random?: () => number;
   /** Keep-alive sockets per upstream origin. */
   connections?: number;
+  /** Called right after each request is handed to the connection pool, while the upstream works on it. */
+  afterSend?: () => void;
   /** Receives one event per failed attempt; excerpts are bounded and scrubbed of the credentials. */
   log?: (event: UpstreamLogEvent) => void;
 }
@@ -153,7 +155,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     try {
       // undici's own timers bound each attempt (headers, then each body gap); `signal` is the overall deadline
       // joined with the browser going away.
-      const response = await agent.request({
+      const responding = agent.request({
         origin: listUrl.origin,
         path,
         method: 'GET',
@@ -162,6 +164,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      options.afterSend?.();
+      const response = await responding;
       const bytes = await readBody(response);
       if (bytes === null) {
         response.body.destroy();
