@@ -1,12 +1,13 @@
 import { COMPANY_HEADER, type PaymentPage } from '@payments/shared';
-import { type Context, Hono, type TypedResponse } from 'hono';
-import { validator } from 'hono/validator';
+import { type Context, Hono, type MiddlewareHandler, type TypedResponse } from 'hono';
+import type { InferInput } from 'hono/validator';
 import type { UpstreamFailure } from '../upstream/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { createCsvExportStream } from './csv-export.ts';
 import { type Parsed, parseExportParams, parseListParams, type RawQuery } from './list-params.ts';
 import { pageBody } from './page-body.ts';
 import { problemResponse } from './problem-response.ts';
+import { queryOf } from './query-string.ts';
 import { logEvent } from './request-log.ts';
 
 const EXPORT_PAGE_SIZE = 100;
@@ -34,12 +35,27 @@ function localDate(timeZone: string, now: number): string {
   return format.format(now);
 }
 
-/** The query as `parse` reads it, or a 400 `invalid_parameter` saying why, before the handler runs. */
-function validQuery<T>(parse: (raw: RawQuery) => Parsed<T>) {
-  return validator('query', (value, c) => {
-    const parsed = parse(value);
-    return parsed.ok ? parsed.value : problemResponse(c, 'invalid_parameter', 400, parsed.detail);
-  });
+type InvalidQuery = ReturnType<typeof problemResponse<400>>;
+
+/**
+ * The query as `parse` reads it, or a 400 `invalid_parameter` saying why, before the handler runs. Typed as Hono's
+ * `validator('query', …)` types one, so that hono/client sees the route's query and its 400; it reads the query
+ * with `queryOf` instead of `c.req.queries()`, which parses the URL into arrays only to be turned back.
+ */
+function validQuery<T extends object>(
+  parse: (raw: RawQuery) => Parsed<T>,
+): MiddlewareHandler<
+  BffEnv,
+  string,
+  { in: { query: InferInput<T, 'query'> }; out: { query: T } },
+  InvalidQuery
+> {
+  return async (c, next) => {
+    const parsed = parse(queryOf(c.req.url));
+    if (!parsed.ok) return problemResponse(c, 'invalid_parameter', 400, parsed.detail);
+    c.req.addValidatedData('query', parsed.value);
+    await next();
+  };
 }
 
 /** `/api/payments` and its CSV export: scope first, then cursor, then (and only then) upstream. */
