@@ -1,7 +1,6 @@
 import { CSRF_HEADER } from '@payments/shared';
 import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import { sessionCookieName } from './auth/index.ts';
+import { cookieValue, sessionCookieName } from './auth/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { problemResponse } from './problem-response.ts';
 import { isSecureRequest } from './request-origin.ts';
@@ -35,7 +34,7 @@ export function requireSession(
   return async (c, next) => {
     if (isPublic(c.req.method, c.req.path)) return next();
     const secure = isSecureRequest(c.req.url, (n) => c.req.header(n), deps.trustProxy);
-    const cookie = getCookie(c, sessionCookieName(secure));
+    const cookie = cookieValue(c.req.header('cookie'), sessionCookieName(secure));
     const claims = cookie === undefined ? null : deps.sealer.open(cookie);
     const user = claims === null ? undefined : deps.users.find(claims.sub);
     if (claims === null || user === undefined)

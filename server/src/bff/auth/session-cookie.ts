@@ -27,6 +27,19 @@ export function sessionCookieName(secure: boolean): string {
   return secure ? SESSION_COOKIE : PLAIN_HTTP_SESSION_COOKIE;
 }
 
+/**
+ * The value of the first cookie called `name` in a `Cookie` header (`a=1; b=2`, RFC 6265), as sent; undefined when
+ * there is none. The session's value is base64url and dots, so nothing in it needs decoding.
+ */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined;
+  for (const pair of header.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
+  }
+  return undefined;
+}
+
 /** Attributes for the session cookie, shaped for Hono's `setCookie`. */
 export function sessionCookieOptions(secure: boolean, maxAgeSeconds: number) {
   return {
