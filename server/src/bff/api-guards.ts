@@ -3,7 +3,6 @@ import type { MiddlewareHandler } from 'hono';
 import { cookieValue, sessionCookieName } from './auth/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { problemResponse } from './problem-response.ts';
-import { isSecureRequest } from './request-origin.ts';
 
 /**
  * Anti-forgery as in Duende's BFF: a custom header a cross-site form or image cannot send, and which a
@@ -33,8 +32,7 @@ export function requireSession(
 ): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     if (isPublic(c.req.method, c.req.path)) return next();
-    const secure = isSecureRequest(c.req.url, (n) => c.req.header(n), deps.trustProxy);
-    const cookie = cookieValue(c.req.header('cookie'), sessionCookieName(secure));
+    const cookie = cookieValue(c.req.header('cookie'), sessionCookieName(c.get('secure')));
     const claims = cookie === undefined ? null : deps.sealer.open(cookie);
     const user = claims === null ? undefined : deps.users.find(claims.sub);
     if (claims === null || user === undefined)

@@ -18,6 +18,8 @@ export interface BffEnv {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
+    /** The browser reached us over HTTPS (see request-origin.ts). */
+    secure: boolean;
     /** Upstream attempts made for this request, for the request log. */
     upstreamAttempts: number;
     user: AuthUser;

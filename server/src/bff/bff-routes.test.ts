@@ -314,6 +314,7 @@ describe('health, security headers, SPA', () => {
 
   it('every response carries the strict CSP, nosniff, no-referrer and frame denial', async () => {
     for (const response of [
+      await h.call('/api/payments?limit=1', { cookie }),
       await h.call('/api/config', { cookie }),
       await h.bff.app.request('/api/config'),
       await h.bff.app.request('/'),
@@ -325,6 +326,23 @@ describe('health, security headers, SPA', () => {
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
       expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
     }
+  });
+
+  it('a page, whose headers are set in one go, carries exactly the headers of any other data response', async () => {
+    const names = (response: Response) =>
+      [...response.headers.keys()].filter((name) => name !== 'content-length' && name !== 'content-type');
+    const page = await h.call('/api/payments?limit=1', { cookie });
+    const config = await h.call('/api/config', { cookie });
+    expect(page.status).toBe(200);
+    expect(names(page)).toEqual(names(config));
+    for (const name of names(config).filter((n) => n !== 'x-request-id'))
+      expect(page.headers.get(name)).toBe(config.headers.get(name));
+    expect(page.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const overHttps = await h.call('https://bff.test/api/payments?limit=1', {
+      cookie: cookie.replace(/^session=/, '__Host-session='),
+    });
+    expect(overHttps.status).toBe(200);
+    expect(overHttps.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
   });
 
   it('without a built SPA, / answers 503 saying to run pnpm build', async () => {

@@ -9,6 +9,7 @@ import { pageBody } from './page-body.ts';
 import { problemResponse } from './problem-response.ts';
 import { queryOf } from './query-string.ts';
 import { logEvent } from './request-log.ts';
+import { completeResponse } from './security-headers.ts';
 
 const EXPORT_PAGE_SIZE = 100;
 
@@ -104,9 +105,8 @@ export function paymentsRoutes(deps: BffDeps) {
             'the payments service sent an oversized cursor',
           );
       }
-      const body = pageBody(page, nextCursor);
       // The JSON of a PaymentPage, typed as c.json would type it so that hono/client sees the page.
-      return c.body(body, 200, { 'content-type': 'application/json' }) as unknown as Response &
+      return completeResponse(c, pageBody(page, nextCursor), 200, 'application/json') as Response &
         TypedResponse<PaymentPage, 200, 'json'>;
     })
     .get('/export.csv', validQuery(parseExportParams), async (c) => {

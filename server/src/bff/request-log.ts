@@ -52,7 +52,8 @@ export function logEvent(
 
 /**
  * One line per request: method, path (never the query, which may hold cursors), status, duration, upstream
- * attempts, user, request id. The id is also returned as `X-Request-Id` so a user's report can be found.
+ * attempts, user, request id. The id is also returned as `X-Request-Id` (security-headers.ts sets it) so that a
+ * user's report can be found.
  */
 export function requestLog(logger: Logger, defer: (task: () => void) => void): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
@@ -62,7 +63,6 @@ export function requestLog(logger: Logger, defer: (task: () => void) => void): M
     c.set('upstreamAttempts', 0);
     await next();
     const time = Date.now();
-    c.res.headers.set('X-Request-Id', id);
     const status = c.res.status;
     const fields = {
       msg: 'request',

@@ -6,7 +6,7 @@ import { validator } from 'hono/validator';
 import { sessionCookieName, sessionCookieOptions, signInThrottleKeys } from './auth/index.ts';
 import type { BffDeps, BffEnv } from './bff-env.ts';
 import { problemResponse } from './problem-response.ts';
-import { clientAddress, isSecureRequest } from './request-origin.ts';
+import { clientAddress } from './request-origin.ts';
 
 const sessionOf = (username: string, exp: number): Session => ({
   username,
@@ -15,8 +15,6 @@ const sessionOf = (username: string, exp: number): Session => ({
 
 /** `/api/session`: sign in (the one `/api` route without a session), read, sign out. */
 export function sessionRoutes(deps: BffDeps) {
-  const secure = (url: string, header: (n: string) => string | undefined) =>
-    isSecureRequest(url, header, deps.trustProxy);
   return new Hono<BffEnv>()
     .post(
       '/',
@@ -53,7 +51,7 @@ export function sessionRoutes(deps: BffDeps) {
         // Only the user's own count is cleared: clearing the address's too would let one valid account reset
         // the address budget and keep guessing other users' passwords.
         deps.throttle.succeed(keys.filter((key) => key.startsWith('user:')));
-        const isSecure = secure(c.req.url, (n) => c.req.header(n));
+        const isSecure = c.get('secure');
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
         const { value, claims } = deps.sealer.seal(user.username);
         setCookie(
@@ -68,7 +66,7 @@ export function sessionRoutes(deps: BffDeps) {
     )
     .get('/', (c) => c.json(sessionOf(c.get('user').username, c.get('session').exp), 200))
     .delete('/', (c) => {
-      const isSecure = secure(c.req.url, (n) => c.req.header(n));
+      const isSecure = c.get('secure');
       deleteCookie(c, sessionCookieName(isSecure), {
         path: '/',
         secure: isSecure,
