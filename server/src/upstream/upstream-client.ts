@@ -102,7 +102,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     random: options.random ?? Math.random,
   };
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
-  const listUrl = new URL('payments/', base);
+  // Read once: URL's getters build their strings on every read.
+  const { origin, pathname: listPath } = new URL('payments/', base);
   const { secretId, secretPassword } = options.credentials;
   const basic = basicCredentials(options.credentials);
   const authorization = `Basic ${basic}`;
@@ -156,7 +157,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       // undici's own timers bound each attempt (headers, then each body gap); `signal` is the overall deadline
       // joined with the browser going away.
       const responding = agent.request({
-        origin: listUrl.origin,
+        origin,
         path,
         method: 'GET',
         headers,
@@ -201,7 +202,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
     return withDeadline(context.signal, (deadlineAt, signal) =>
       attemptAll(
-        `${listUrl.pathname}?${params}`,
+        `${listPath}?${params}`,
         headers,
         decode,
         query.cursor !== undefined,

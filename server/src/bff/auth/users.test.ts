@@ -8,6 +8,7 @@ import { FAST_TEST_COST } from './test-costs.ts';
 import {
   type AuthUser,
   allowedCompanyIds,
+  canonicalUsername,
   createDemoUser,
   createUserStore,
   loadUsersFile,
@@ -64,6 +65,12 @@ describe('users file', () => {
     const store = createUserStore([{ ...user(['acme'], false), passwordHash: hash }]);
     expect(store.find('ANA')?.username).toBe('ana');
     expect(() => createUserStore([{ ...user('*', false), username: 'Ana' }])).toThrow(/not allowed/);
+  });
+
+  it('canonical usernames: valid ones as they are, others NFC-normalised and lower-cased', () => {
+    expect(canonicalUsername('ana.smith@acme')).toBe('ana.smith@acme');
+    expect(canonicalUsername('ANA')).toBe('ana');
+    expect(canonicalUsername('Jose\u0301')).toBe('jos\u00e9');
   });
 
   it('refuses an invalid file with one line naming the file and the problem', async () => {

@@ -26,7 +26,9 @@ export interface UserStore {
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._@+-]{0,127}$/;
 
 export function canonicalUsername(input: string): string {
-  return input.normalize('NFC').toLowerCase();
+  // A valid username is lower-case ASCII, already canonical: the common case skips Unicode normalisation, which
+  // every request paid for when its session's user was looked up.
+  return USERNAME_PATTERN.test(input) ? input : input.normalize('NFC').toLowerCase();
 }
 
 const userEntrySchema = z.strictObject({
