@@ -20,11 +20,12 @@ type ParamName = keyof typeof LIST_PARAM_RULES;
  * every value valid, reported in the schema's order.
  */
 function parseWith(raw: RawQuery, known: readonly ParamName[]): Parsed<Partial<Record<ParamName, string>>> {
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    if (!Object.hasOwn(raw, name)) continue;
     // Names are echoed in the detail only when they are one of ours: an unknown name is the browser's text.
     if (!(known as readonly string[]).includes(name))
       return { ok: false, detail: `unknown query parameter; allowed: ${known.join(', ')}` };
-    if (Array.isArray(value)) return { ok: false, detail: `${name}: must be given once` };
+    if (Array.isArray(raw[name])) return { ok: false, detail: `${name}: must be given once` };
   }
   const values = raw as Partial<Record<ParamName, string>>;
   for (const name of known) {
@@ -40,15 +41,11 @@ export function parseListParams(raw: RawQuery): Parsed<ListParams> {
   const parsed = parseWith(raw, ['limit', 'cursor', 'status', 'date_from']);
   if (!parsed.ok) return parsed;
   const { limit, cursor, status, date_from } = parsed.value;
-  return {
-    ok: true,
-    value: {
-      limit: limit === undefined ? LIMIT_DEFAULT : Number(limit),
-      ...(cursor === undefined ? {} : { cursor }),
-      ...(status === undefined ? {} : { status }),
-      ...(date_from === undefined ? {} : { date_from }),
-    },
-  };
+  const value: ListParams = { limit: limit === undefined ? LIMIT_DEFAULT : Number(limit) };
+  if (cursor !== undefined) value.cursor = cursor;
+  if (status !== undefined) value.status = status;
+  if (date_from !== undefined) value.date_from = date_from;
+  return { ok: true, value };
 }
 
 /** `GET /api/payments/export.csv`: the filters only (the export walks every page itself). */
@@ -56,8 +53,8 @@ export function parseExportParams(raw: RawQuery): Parsed<ExportParams> {
   const parsed = parseWith(raw, ['status', 'date_from']);
   if (!parsed.ok) return parsed;
   const { status, date_from } = parsed.value;
-  return {
-    ok: true,
-    value: { ...(status === undefined ? {} : { status }), ...(date_from === undefined ? {} : { date_from }) },
-  };
+  const value: ExportParams = {};
+  if (status !== undefined) value.status = status;
+  if (date_from !== undefined) value.date_from = date_from;
+  return { ok: true, value };
 }

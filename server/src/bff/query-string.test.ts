@@ -28,11 +28,12 @@ describe('queryOf', () => {
 
   it('keeps a malformed escape as written and never touches the prototype', () => {
     expect({ ...queryOf('http://h/p?a=%E0%A4%A&b=%zz') }).toEqual({ a: '%E0%A4%A', b: '%zz' });
-    const query = queryOf('http://h/p?__proto__=x&constructor=y');
-    expect(Object.getPrototypeOf(query)).toBeNull();
+    const query = queryOf('http://h/p?__proto__=x&constructor=y&toString=z&__proto__=w');
+    expect(Object.getPrototypeOf(query)).toBe(Object.prototype);
     expect(Object.entries(query)).toEqual([
-      ['__proto__', 'x'],
+      ['__proto__', ['x', 'w']],
       ['constructor', 'y'],
+      ['toString', 'z'],
     ]);
   });
 
