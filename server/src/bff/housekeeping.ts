@@ -3,7 +3,7 @@
  * cipher. Run right after a response, it would delay the browser's next request, which often arrives at once;
  * here it runs when this process is about to be idle anyway, just after it has sent a request upstream (the
  * upstream then takes far longer to answer than this work takes), or after `maxDelayMs` when no request goes
- * upstream.
+ * upstream. A graceful stop runs what is queued (the BFF's close()); a crash loses at most `maxDelayMs` of it.
  */
 export interface Housekeeping {
   /** Queues `task` for the next idle moment. */
