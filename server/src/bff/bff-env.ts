@@ -18,7 +18,7 @@ export interface BffEnv {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
-    /** The browser reached us over HTTPS (see request-origin.ts). */
+    /** The browser reached us over HTTPS (request-origin.ts decides; securityHeaders sets it, before the routes). */
     secure: boolean;
     /** Upstream attempts made for this request, for the request log. */
     upstreamAttempts: number;

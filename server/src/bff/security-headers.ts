@@ -60,15 +60,17 @@ export function completeResponse(
   status: number,
   contentType: string,
 ): Response {
-  const response = new Response(body, {
-    status,
-    headers: { 'content-type': contentType, ...ownHeaders(c, status) },
-  });
+  const headers = ownHeaders(c, status);
+  headers['content-type'] = contentType;
+  const response = new Response(body, { status, headers });
   complete.add(response);
   return response;
 }
 
-/** Sets our headers (see `ownHeaders`) on every response that does not carry them yet. */
+/**
+ * Decides first whether the browser came over HTTPS (the `secure` variable, which the session cookie's name also
+ * depends on), then sets our headers (see `ownHeaders`) on every response that does not carry them yet.
+ */
 export function securityHeaders(options: {
   isSecure: (url: string, header: (n: string) => string | undefined) => boolean;
 }): MiddlewareHandler<BffEnv> {
