@@ -156,9 +156,10 @@ function skipColon(b: Uint8Array, i: number): number {
 /** A string (at `b[i] === '"'`); with `escapes` false, a backslash gives -1 (for keys and the cursor). */
 function skipString(b: Uint8Array, w: DataView, i: number, escapes: boolean): number {
   i++;
+  const wordsEnd = b.length - 4;
   for (;;) {
     // String bodies are most of a page: four bytes at a time, and the last few one by one.
-    if (i + 4 <= b.length) {
+    if (i <= wordsEnd) {
       const special = specialBytes(w.getInt32(i, true));
       if (special === 0) {
         i += 4;
@@ -290,13 +291,16 @@ function skipObject(b: Uint8Array, w: DataView, i: number, depth: number): numbe
 /**
  * A record: an object with an `id`, its known fields typed as `paymentSchema` types them, and no key with an
  * escape or named `__proto__`. Each key is first compared with the known field after the last one seen: when
- * the fields come in the usual order, that one comparison is all the key costs.
+ * the fields come in the usual order, that one comparison is all the key costs. Around the punctuation, the
+ * compact spelling is tested for first, and skipWhitespace only called when it is not there: a call per member
+ * cost ~15% of the scan.
  */
 function skipRecord(b: Uint8Array, w: DataView, i: number): number {
   if (b[i] !== OPEN_BRACE) return -1;
   let hasId = false;
   let next = 0;
-  i = skipWhitespace(b, i + 1);
+  i++;
+  if (b[i] !== QUOTE) i = skipWhitespace(b, i);
   for (;;) {
     let known = RECORD_KEYS[next];
     if (known !== undefined && i + known.length <= b.length && isKey(w, i, known)) i += known.length;
@@ -310,7 +314,7 @@ function skipRecord(b: Uint8Array, w: DataView, i: number): number {
     const kind = known?.kind ?? ANY;
     if (known !== undefined) next = known.order + 1;
     if (kind === ID) hasId = true;
-    // Compact JSON first (no whitespace around the colon or after the comma), and the other spellings after it.
+    // Compact JSON first (no whitespace around the colon), and the other spellings after it.
     if (b[i] === COLON && WHITESPACE[b[i + 1] ?? 0] !== 1) i = skipField(b, w, i + 1, kind);
     else {
       i = skipColon(b, i);
@@ -319,12 +323,13 @@ function skipRecord(b: Uint8Array, w: DataView, i: number): number {
     }
     if (i < 0) return -1;
     let c = b[i];
-    if (WHITESPACE[c ?? 0] === 1) {
+    if (c !== COMMA && c !== CLOSE_BRACE) {
       i = skipWhitespace(b, i);
       c = b[i];
     }
     if (c === COMMA) {
-      i = skipWhitespace(b, i + 1);
+      i++;
+      if (b[i] !== QUOTE) i = skipWhitespace(b, i);
       continue;
     }
     return c === CLOSE_BRACE && hasId ? i + 1 : -1;
@@ -402,10 +407,15 @@ export function scanPaymentPage(bytes: Uint8Array): ScannedPage | null {
           i = skipRecord(b, w, i);
           if (i < 0) return null;
           count++;
-          i = skipWhitespace(b, i);
-          if (b[i] === CLOSE_BRACKET) break;
-          if (b[i] !== COMMA) return null;
-          i = skipWhitespace(b, i + 1);
+          let c = b[i];
+          if (c !== COMMA && c !== CLOSE_BRACKET) {
+            i = skipWhitespace(b, i);
+            c = b[i];
+          }
+          if (c === CLOSE_BRACKET) break;
+          if (c !== COMMA) return null;
+          i++;
+          if (b[i] !== OPEN_BRACE) i = skipWhitespace(b, i);
         }
       i++;
       dataEnd = i;
