@@ -25,6 +25,9 @@
  * - The machine itself drifts by as much, within minutes: the same build's median added p50 measured 0.74 ms in
  *   one run and 1.58 in another, with the hop's floor at 0.32 and 0.68 ms. Read the added p50 with the floor
  *   printed beside it.
+ * - What is left of the BFF's own work is within that noise: a build that skipped the page scan (the largest
+ *   single item, ~40 µs per page) measured 0.66-0.76 ms against the real build's 0.76-0.99 in one interleaved
+ *   run, and 0.69-0.89 against 0.66-0.78 in the next (three processes each).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
