@@ -62,6 +62,30 @@ describe('upstream client: failures end in the right problem code', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('an attempt is bounded as a whole: a body trickled out byte by byte times out and is retried', async () => {
+    const trickle = () =>
+      new Response(
+        new ReadableStream({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            controller.enqueue(new TextEncoder().encode(' '));
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const fake = scriptedUpstream(trickle);
+    const server = await upstream(fake.app);
+    const started = Date.now();
+    const result = await client(`${server.origin}/v1`, {
+      attemptTimeoutMs: 300,
+      deadlineMs: 1_000,
+    }).listPayments(first, ctx);
+    expect(result).toMatchObject({ ok: false, failure: { code: 'upstream_timeout', status: 504 } });
+    expect(result.attempts).toBeGreaterThan(1);
+    expect(fake.calls()).toBe(result.attempts);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
   it('a 500 is not retried and becomes upstream_unavailable', async () => {
     const fake = scriptedUpstream(() => new Response('boom', { status: 500 }));
     const server = await upstream(fake.app);
@@ -244,6 +268,17 @@ describe('upstream client: failures end in the right problem code', () => {
     });
     expect(result).toMatchObject({ ok: false, failure: { aborted: true } });
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a request whose browser has already gone never goes upstream', async () => {
+    const fake = scriptedUpstream(() => Response.json(page));
+    const server = await upstream(fake.app);
+    const result = await client(`${server.origin}/v1`).listPayments(first, {
+      ...ctx,
+      signal: AbortSignal.abort(),
+    });
+    expect(result).toMatchObject({ ok: false, attempts: 0, failure: { aborted: true } });
+    expect(fake.calls()).toBe(0);
   });
 });
 

@@ -145,26 +145,26 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     });
   }
 
+  /**
+   * One request upstream, bounded as a whole (headers and body together) by `timeoutMs`, and cancelled when
+   * `caller` aborts. undici's own headers and body timeouts restart with every chunk, so a body trickled out byte
+   * by byte would outlive them: one timer per attempt aborts it instead.
+   */
   async function attemptOnce<T>(
     path: string,
     headers: Record<string, string>,
     decode: Decode<T>,
     timeoutMs: number,
-    signal: AbortSignal,
     caller: AbortSignal | undefined,
   ): Promise<Attempt<T>> {
+    if (caller?.aborted) return { kind: 'aborted' };
+    // One timer and one listener per attempt (AbortSignal.any/timeout cost more than the request).
+    const attempt = new AbortController();
+    const timer = setTimeout(() => attempt.abort(), timeoutMs);
+    const onCallerAbort = () => attempt.abort();
+    caller?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      // undici's own timers bound each attempt (headers, then each body gap); `signal` is the overall deadline
-      // joined with the browser going away.
-      const responding = agent.request({
-        origin,
-        path,
-        method: 'GET',
-        headers,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+      const responding = agent.request({ origin, path, method: 'GET', headers, signal: attempt.signal });
       options.afterSend?.();
       const response = await responding;
       const bytes = await readBody(response);
@@ -187,12 +187,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         : { kind: 'bad', detail: decoded.detail, excerpt: scrub(decoded.text) };
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' };
-      if (signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
+      if (attempt.signal.aborted || isTimeoutError(error)) return { kind: 'timeout' };
       return { kind: 'network', detail: errorCode(error) };
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
     }
   }
 
   function list<T>(query: ListRequest, context: Query, decode: Decode<T>): Promise<UpstreamResult<T>> {
+    if (context.signal?.aborted)
+      return Promise.resolve({ ok: false, failure: abortedFailure(), attempts: 0 });
     const params = new URLSearchParams({ limit: String(query.limit) });
     if (query.cursor !== undefined) params.set('cursor', query.cursor);
     if (query.status !== undefined) params.set('status', query.status);
@@ -200,34 +205,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     // Built from scratch on purpose: nothing the browser sent can reach the upstream.
     const headers: Record<string, string> = { authorization, accept: 'application/json' };
     if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
-    return withDeadline(context.signal, (deadlineAt, signal) =>
-      attemptAll(
-        `${listPath}?${params}`,
-        headers,
-        decode,
-        query.cursor !== undefined,
-        deadlineAt,
-        signal,
-        context.signal,
-      ),
+    // The overall deadline: each attempt is bounded by what is left of it, and no backoff waits past it.
+    return attemptAll(
+      `${listPath}?${params}`,
+      headers,
+      decode,
+      query.cursor !== undefined,
+      Date.now() + deadlineMs,
+      context.signal,
     );
-  }
-
-  async function withDeadline<T>(
-    caller: AbortSignal | undefined,
-    run: (deadlineAt: number, signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    // One timer and one listener per call (AbortSignal.any/timeout per attempt cost more than the request).
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), deadlineMs);
-    const onCallerAbort = () => deadline.abort();
-    caller?.addEventListener('abort', onCallerAbort, { once: true });
-    try {
-      return await run(Date.now() + deadlineMs, deadline.signal);
-    } finally {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onCallerAbort);
-    }
   }
 
   async function attemptAll<T>(
@@ -236,7 +222,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     decode: Decode<T>,
     sentCursor: boolean,
     deadlineAt: number,
-    signal: AbortSignal,
     caller: AbortSignal | undefined,
   ): Promise<UpstreamResult<T>> {
     let attempts = 0;
@@ -246,7 +231,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const outcome: Attempt<T> =
         remaining <= 0
           ? { kind: 'timeout' }
-          : await attemptOnce(path, headers, decode, Math.min(attemptTimeoutMs, remaining), signal, caller);
+          : await attemptOnce(path, headers, decode, Math.min(attemptTimeoutMs, remaining), caller);
       if (outcome.kind === 'page') return { ok: true, value: outcome.value, attempts };
       if (outcome.kind !== 'aborted') {
         options.log?.({
