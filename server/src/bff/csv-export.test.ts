@@ -107,6 +107,33 @@ describe('CSV export stream', () => {
     await expect(readAll(stream)).rejects.toMatchObject({ failure: { code: 'upstream_bad_response' } });
   });
 
+  it('errors instead of looping when the upstream cycles through several cursors, and stops soon', async () => {
+    for (const cycle of [2, 3, 7]) {
+      let fetched = 0;
+      const stream = createCsvExportStream({
+        firstPage: page(['p0'], 'c0'),
+        fetchPage: async (cursor) => {
+          fetched += 1;
+          const n = Number(cursor.slice(1));
+          return { ok: true, value: page([`p${fetched}`], `c${(n + 1) % cycle}`), attempts: 1 };
+        },
+      });
+      await expect(readAll(stream)).rejects.toMatchObject({ failure: { code: 'upstream_bad_response' } });
+      expect(fetched).toBeLessThanOrEqual(3 * cycle);
+    }
+  });
+
+  it('walks a long chain of distinct cursors to its end', async () => {
+    const stream = createCsvExportStream({
+      firstPage: page(['p0'], 'c1'),
+      fetchPage: async (cursor) => {
+        const n = Number(cursor.slice(1));
+        return { ok: true, value: page([`p${n}`], n < 500 ? `c${n + 1}` : null), attempts: 1 };
+      },
+    });
+    expect((await readAll(stream)).split('\r\n')).toHaveLength(503);
+  });
+
   it('fetches the next page only when the reader asks (backpressure): at most one page ahead', async () => {
     let fetched = 0;
     let n = 0;

@@ -97,6 +97,27 @@ export interface ExportStreamOptions {
 }
 
 /**
+ * Whether a walk of cursors has come back to one it sent before, in constant memory (Brent's cycle detection):
+ * a cursor is kept as a checkpoint, moved to the newest one after 1, 2, 4, … steps, and every new cursor is
+ * compared with it. A walk that loops, over any number of cursors, is caught within about twice its length.
+ */
+function cursorLoopGuard(first: string | null): (next: string) => boolean {
+  let checkpoint = first;
+  let steps = 0;
+  let power = 1;
+  return (next) => {
+    if (next === checkpoint) return true;
+    steps += 1;
+    if (steps === power) {
+      checkpoint = next;
+      power *= 2;
+      steps = 0;
+    }
+    return false;
+  };
+}
+
+/**
  * The CSV as a pull stream: the next upstream page is fetched only when the consumer has room (one page ahead
  * at most), so memory stays constant whatever the size and a slow download slows the upstream walk. A failure
  * after the first byte errors the stream, which resets the connection: a truncated file never looks complete.
@@ -107,6 +128,7 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
   const columns = columnsFor(options.firstPage.data);
   const named = new Set(columns);
   let next: string | null = options.firstPage.next_cursor;
+  const loopsBack = cursorLoopGuard(next);
   let started = false;
   let rows = 0;
   let attempts = 0;
@@ -138,18 +160,19 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
             if (!options.resetConnection?.()) controller.error(new ExportInterrupted(result.failure));
             return;
           }
-          if (result.value.next_cursor === next) {
-            // The same cursor again would walk forever: an upstream bug, reported like any bad response.
+          const after = result.value.next_cursor;
+          if (after !== null && loopsBack(after)) {
+            // A cursor seen before would walk forever: an upstream bug, reported like any bad response.
             const failure: UpstreamFailure = {
               code: 'upstream_bad_response',
               status: 502,
-              detail: 'the payments service returned the same cursor twice',
+              detail: 'the payments service sent a cursor it had sent before',
             };
             end(failure);
             if (!options.resetConnection?.()) controller.error(new ExportInterrupted(failure));
             return;
           }
-          next = result.value.next_cursor;
+          next = after;
           controller.enqueue(encodePage(result.value.data, ''));
         }
         if (next === null) {
