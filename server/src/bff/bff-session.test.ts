@@ -250,6 +250,21 @@ describe('sign-in answers', () => {
     }
   });
 
+  it('wrong passwords sent in parallel are throttled too: no more are checked than the limit allows', async () => {
+    const bff = createBff({ ...h.config });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => signIn(bff.app, 'us-tree', 'nope', `10.3.0.${i}`)),
+      );
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      expect((await signIn(bff.app, 'us-tree', PASSWORD, '10.3.0.99')).status).toBe(429);
+    } finally {
+      await bff.close();
+    }
+  });
+
   it('repeated failures from one address are throttled across usernames', async () => {
     const bff = createBff({ ...h.config });
     try {

@@ -42,7 +42,13 @@ export function sessionRoutes(deps: BffDeps) {
               retryAfterSeconds: gate.retryAfterSeconds,
             },
           );
-        const user = await deps.authenticator.authenticate(username, password);
+        let user: Awaited<ReturnType<typeof deps.authenticator.authenticate>>;
+        try {
+          user = await deps.authenticator.authenticate(username, password);
+        } catch (error) {
+          deps.throttle.succeed(keys, []); // ends the attempt without counting it either way
+          throw error;
+        }
         if (user === null) {
           deps.throttle.fail(keys);
           // One answer for unknown user and wrong password alike.
@@ -50,7 +56,8 @@ export function sessionRoutes(deps: BffDeps) {
         }
         // Only the user's own count is cleared: clearing the address's too would let one valid account reset
         // the address budget and keep guessing other users' passwords.
-        deps.throttle.succeed(keys.filter((key) => key.startsWith('user:')));
+        const userKeys = keys.filter((key) => key.startsWith('user:'));
+        deps.throttle.succeed(keys, userKeys);
         const isSecure = c.get('secure');
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
         const { value, claims } = deps.sealer.seal(user.username);

@@ -87,6 +87,42 @@ describe('sign-in throttle', () => {
     expect(throttle.check(['user:ana']).allowed).toBe(false);
   });
 
+  it('counts attempts still in progress: no more run at once than failures are left before a lockout', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now, maxFailures: 3 });
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).allowed).toBe(true);
+    expect(throttle.check(['k']).allowed).toBe(true);
+    expect(throttle.check(['k'])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    throttle.succeed(['k'], []);
+    expect(throttle.check(['k']).allowed).toBe(true);
+    throttle.fail(['k']);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).allowed).toBe(false);
+    expect(throttle.check(['k']).retryAfterSeconds).toBe(15 * 60);
+  });
+
+  it('a success forgets only the keys it is told to, and ends the attempt under all of them', () => {
+    const throttle = createThrottle({ maxFailures: 2 });
+    throttle.fail(['user:ana', 'address:a']);
+    expect(throttle.check(['user:ana', 'address:a']).allowed).toBe(true);
+    throttle.succeed(['user:ana', 'address:a'], ['user:ana']);
+    expect(throttle.check(['user:ana']).allowed).toBe(true);
+    throttle.succeed(['user:ana'], []);
+    throttle.fail(['address:a']);
+    expect(throttle.check(['address:a']).allowed).toBe(false);
+  });
+
+  it('forgets an expired history when an attempt starts, so the next lockout is not doubled', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now, maxFailures: 1, windowMs: MINUTE, lockoutMs: MINUTE });
+    throttle.fail(['k']);
+    time.advance(10 * MINUTE);
+    expect(throttle.check(['k']).allowed).toBe(true);
+    throttle.fail(['k']);
+    expect(throttle.check(['k']).retryAfterSeconds).toBe(60);
+  });
+
   it('keeps memory bounded, dropping the least recently touched keys', () => {
     const throttle = createThrottle({ now: clock().now, maxFailures: 1, maxEntries: 100 });
     throttle.fail(['first']);

@@ -1,12 +1,17 @@
 import { canonicalUsername } from './users.ts';
 
 export interface Throttle {
-  /** Refused while any key is locked out; `retryAfterSeconds` is when the last of them unlocks. */
+  /**
+   * Starts a sign-in attempt. Refused while any key is locked out (`retryAfterSeconds` is when the last of them
+   * unlocks), or while its failures in the window and the attempts still being checked would reach the limit:
+   * otherwise parallel guesses would all pass before the first failure was counted. An allowed attempt counts
+   * as in progress under every key until `fail` or `succeed` ends it.
+   */
   check(keys: string[]): { allowed: boolean; retryAfterSeconds: number };
-  /** Counts one failed sign-in against every key. */
+  /** Ends an attempt as failed: counts one failed sign-in against every key. */
   fail(keys: string[]): void;
-  /** Forgets the failures (and lockout history) of these keys. */
-  succeed(keys: string[]): void;
+  /** Ends an attempt as passed, and forgets the failures (and lockout history) of the keys in `forget`. */
+  succeed(keys: string[], forget?: string[]): void;
 }
 
 export interface ThrottleOptions {
@@ -27,6 +32,8 @@ interface Entry {
   lockedUntil: number;
   /** Lockouts so far; decides the next lockout's length. */
   lockouts: number;
+  /** Attempts allowed by check() and not yet ended. */
+  inProgress: number;
   /** After this time the entry holds nothing worth keeping. */
   expiresAt: number;
 }
@@ -73,28 +80,54 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
     entries.set(key, entry);
   }
 
+  const fresh = (): Entry => ({ failures: [], lockedUntil: 0, lockouts: 0, inProgress: 0, expiresAt: 0 });
+
+  /** An entry past its expiry keeps nothing of its failures and lockout history. */
+  function forgiveIfExpired(entry: Entry, time: number): void {
+    if (entry.expiresAt > time) return;
+    entry.failures = [];
+    entry.lockouts = 0;
+  }
+
+  /** Ends one attempt under `key`, if one is in progress. */
+  function settle(key: string): void {
+    const entry = entries.get(key);
+    if (entry !== undefined && entry.inProgress > 0) entry.inProgress -= 1;
+  }
+
   return {
     check(keys) {
       const time = now();
       let lockedUntil = 0;
+      let busy = false;
       for (const key of keys) {
         const entry = entries.get(key);
-        if (entry !== undefined && entry.lockedUntil > time)
-          lockedUntil = Math.max(lockedUntil, entry.lockedUntil);
+        if (entry === undefined) continue;
+        if (entry.lockedUntil > time) lockedUntil = Math.max(lockedUntil, entry.lockedUntil);
+        const recent =
+          entry.expiresAt > time ? entry.failures.filter((at) => at > time - windowMs).length : 0;
+        if (recent + entry.inProgress >= maxFailures) busy = true;
       }
-      return lockedUntil === 0
-        ? { allowed: true, retryAfterSeconds: 0 }
-        : { allowed: false, retryAfterSeconds: Math.ceil((lockedUntil - time) / 1000) };
+      if (lockedUntil !== 0)
+        return { allowed: false, retryAfterSeconds: Math.ceil((lockedUntil - time) / 1000) };
+      // The attempts in progress end within a second or so (one password hash each).
+      if (busy) return { allowed: false, retryAfterSeconds: 1 };
+      for (const key of keys) {
+        const entry = entries.get(key) ?? fresh();
+        forgiveIfExpired(entry, time);
+        entry.inProgress += 1;
+        entry.expiresAt = Math.max(entry.expiresAt, time + windowMs);
+        touch(key, entry);
+      }
+      return { allowed: true, retryAfterSeconds: 0 };
     },
 
     fail(keys) {
       const time = now();
       for (const key of keys) {
-        const entry = entries.get(key) ?? { failures: [], lockedUntil: 0, lockouts: 0, expiresAt: 0 };
-        if (entry.expiresAt <= time) {
-          entry.failures = [];
-          entry.lockouts = 0;
-        }
+        settle(key);
+        const entry = entries.get(key) ?? fresh();
+        forgiveIfExpired(entry, time);
         // Attempts refused by check() never get here; a failure reported during a lockout does not extend it.
         if (entry.lockedUntil <= time) {
           entry.failures = entry.failures.filter((at) => at > time - windowMs);
@@ -111,8 +144,15 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       }
     },
 
-    succeed(keys) {
-      for (const key of keys) entries.delete(key);
+    succeed(keys, forget = keys) {
+      for (const key of keys) settle(key);
+      for (const key of forget) {
+        const entry = entries.get(key);
+        if (entry === undefined) continue;
+        // Attempts still in progress under the key stay counted.
+        if (entry.inProgress > 0) Object.assign(entry, { failures: [], lockedUntil: 0, lockouts: 0 });
+        else entries.delete(key);
+      }
     },
   };
 }
