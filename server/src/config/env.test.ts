@@ -30,6 +30,15 @@ describe('configuration', () => {
     expect(parseConfig({ PORT: '', PAYMENTS_BASE_URL: '' }).port).toBe(3000);
   });
 
+  it('accepts a base address with its version segment, with or without a trailing slash', () => {
+    for (const base of [
+      'https://payments.example/v1',
+      'https://payments.example/api/v2/',
+      'http://127.0.0.1:4010/v1',
+    ])
+      expect(parseConfig({ ...production, PAYMENTS_BASE_URL: base }).baseUrl).toBe(base);
+  });
+
   it('accepts a complete production configuration', () => {
     expect(parseConfig(production)).toMatchObject({
       environment: 'production',
@@ -45,6 +54,12 @@ describe('configuration', () => {
     [{ PAYMENTS_BASE_URL: 'not a url' }, 'PAYMENTS_BASE_URL: must be an http(s) URL'],
     [{ PAYMENTS_TIME_ZONE: 'Europe/Atlantis' }, 'PAYMENTS_TIME_ZONE: must be an IANA time zone'],
     [{ APP_SECRET: 'short' }, 'APP_SECRET: must be at least 32 characters'],
+    [{ ...production, APP_SECRET: ' '.repeat(40) }, 'APP_SECRET: must be at least 32 characters'],
+    [{ ...production, PAYMENTS_SECRET_ID: ' ' }, 'PAYMENTS_SECRET_ID: must not be empty'],
+    [{ ...production, PAYMENTS_SECRET_PASSWORD: '  ' }, 'PAYMENTS_SECRET_PASSWORD: must not be empty'],
+    [{ PAYMENTS_BASE_URL: 'http://127.0.0.1:4010' }, 'PAYMENTS_BASE_URL: must end with the version segment'],
+    [{ PAYMENTS_BASE_URL: 'https://api.example/v1?x=1' }, 'PAYMENTS_BASE_URL: must not have a query'],
+    [{ PAYMENTS_BASE_URL: 'https://id:pw@api.example/v1' }, 'PAYMENTS_BASE_URL: must not carry credentials'],
     [{ SESSION_MAX_AGE: '10' }, 'SESSION_MAX_AGE: must be at least 60 seconds'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be true or false'],
     [{ ...production, APP_SECRET: undefined }, 'APP_SECRET: is required in production'],

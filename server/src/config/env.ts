@@ -41,7 +41,23 @@ const port = (fallback: number) =>
     .pipe(z.number().int().min(1, 'must be an integer 1–65535').max(65535, 'must be an integer 1–65535'))
     .default(fallback);
 
-const text = z.string().min(1, 'must not be empty');
+/** Not empty, and not only spaces: a value of blanks is a mistake, never a setting. */
+const text = z.string().regex(/\S/, 'must not be empty');
+
+/**
+ * The upstream's base address as the client resolves paths against it: its path ends with the version segment
+ * (`/v1`), and it carries no query, fragment or credentials (those come from PAYMENTS_SECRET_*).
+ */
+function baseUrlProblem(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined; // reported by z.url()
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '')
+    return 'must not carry credentials; set PAYMENTS_SECRET_ID and PAYMENTS_SECRET_PASSWORD';
+  if (url.search !== '' || url.hash !== '') return 'must not have a query or a fragment';
+  if (!/\/v\d+\/?$/.test(url.pathname))
+    return 'must end with the version segment, e.g. https://api.example.com/v1';
+  return undefined;
+}
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -56,6 +72,10 @@ const envSchema = z
   .object({
     PAYMENTS_BASE_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL including the version segment, e.g. …/v1' })
+      .check((ctx) => {
+        const problem = baseUrlProblem(ctx.value);
+        if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+      })
       .optional(),
     PAYMENTS_SECRET_ID: text.optional(),
     PAYMENTS_SECRET_PASSWORD: text.optional(),
@@ -65,7 +85,10 @@ const envSchema = z
     PAYMENTS_COMPANIES_FILE: text.optional(),
     APP_SECRET: z
       .string()
-      .min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)')
+      .refine(
+        (value) => value.replace(/\s/g, '').length >= 32,
+        'must be at least 32 characters, not counting spaces (e.g. openssl rand -base64 48)',
+      )
       .optional(),
     AUTH_USERS_FILE: text.optional(),
     DEMO_PASSWORD: text.default('demo'),
