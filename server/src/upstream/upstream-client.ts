@@ -107,7 +107,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const { secretId, secretPassword } = options.credentials;
   const basic = basicCredentials(options.credentials);
   const authorization = `Basic ${basic}`;
-  const secrets = [basic, secretPassword, secretId].filter((s) => s.length >= 4);
+  // Each secret as it may be echoed back: as sent, JSON-escaped (with `/` as `\/` too) and percent-encoded.
+  const secrets = [
+    ...new Set(
+      [basic, secretPassword, secretId]
+        .filter((secret) => secret.length >= 4)
+        .flatMap((secret) => {
+          const escaped = JSON.stringify(secret).slice(1, -1);
+          return [secret, escaped, escaped.replaceAll('/', '\\/'), encodeURIComponent(secret)];
+        }),
+    ),
+  ].sort((a, b) => b.length - a.length);
   const agent = new Agent({
     connections: options.connections ?? 128,
     keepAliveTimeout: 30_000,
