@@ -259,6 +259,12 @@ describe('sign-in answers', () => {
       const statuses = answers.map((r) => r.status);
       expect(statuses.filter((status) => status === 401)).toHaveLength(5);
       expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      const busy = answers.find((r) => r.status === 429) as Response;
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(await busy.json()).toMatchObject({
+        code: 'rate_limited',
+        detail: expect.stringMatching(/at once/),
+      });
       expect((await signIn(bff.app, 'us-tree', PASSWORD, '10.3.0.99')).status).toBe(429);
     } finally {
       await bff.close();

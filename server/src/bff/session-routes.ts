@@ -37,7 +37,9 @@ export function sessionRoutes(deps: BffDeps) {
             c,
             'rate_limited',
             429,
-            'too many failed sign-ins; wait before trying again',
+            gate.reason === 'busy'
+              ? 'too many sign-ins at once from here or for this user; try again in a moment'
+              : 'too many failed sign-ins; wait before trying again',
             {
               retryAfterSeconds: gate.retryAfterSeconds,
             },

@@ -16,7 +16,7 @@ describe('sign-in throttle', () => {
     expect(throttle.check(signInThrottleKeys('ana', '10.0.0.9')).allowed).toBe(true);
     throttle.fail(signInThrottleKeys('ana', '10.0.0.4'));
     const verdict = throttle.check(signInThrottleKeys('ana', '10.0.0.9'));
-    expect(verdict).toEqual({ allowed: false, retryAfterSeconds: 15 * 60 });
+    expect(verdict).toEqual({ allowed: false, retryAfterSeconds: 15 * 60, reason: 'locked' });
     expect(throttle.check(signInThrottleKeys('bo', '10.0.0.9')).allowed).toBe(true);
   });
 
@@ -40,7 +40,11 @@ describe('sign-in throttle', () => {
     const throttle = createThrottle({ now: time.now, maxFailures: 3, lockoutMs: 10 * MINUTE });
     for (let i = 0; i < 3; i++) throttle.fail(['user:ana']);
     time.advance(4 * MINUTE);
-    expect(throttle.check(['user:ana'])).toEqual({ allowed: false, retryAfterSeconds: 6 * 60 });
+    expect(throttle.check(['user:ana'])).toEqual({
+      allowed: false,
+      retryAfterSeconds: 6 * 60,
+      reason: 'locked',
+    });
     time.advance(6 * MINUTE);
     expect(throttle.check(['user:ana'])).toEqual({ allowed: true, retryAfterSeconds: 0 });
   });
@@ -93,7 +97,7 @@ describe('sign-in throttle', () => {
     throttle.fail(['k']);
     expect(throttle.check(['k']).allowed).toBe(true);
     expect(throttle.check(['k']).allowed).toBe(true);
-    expect(throttle.check(['k'])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(throttle.check(['k'])).toEqual({ allowed: false, retryAfterSeconds: 1, reason: 'busy' });
     throttle.succeed(['k'], []);
     expect(throttle.check(['k']).allowed).toBe(true);
     throttle.fail(['k']);

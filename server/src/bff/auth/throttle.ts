@@ -7,12 +7,17 @@ export interface Throttle {
    * otherwise parallel guesses would all pass before the first failure was counted. An allowed attempt counts
    * as in progress under every key until `fail` or `succeed` ends it.
    */
-  check(keys: string[]): { allowed: boolean; retryAfterSeconds: number };
+  check(keys: string[]): ThrottleVerdict;
   /** Ends an attempt as failed: counts one failed sign-in against every key. */
   fail(keys: string[]): void;
   /** Ends an attempt as passed, and forgets the failures (and lockout history) of the keys in `forget`. */
   succeed(keys: string[], forget?: string[]): void;
 }
+
+export type ThrottleVerdict =
+  | { allowed: true; retryAfterSeconds: 0 }
+  /** `busy`: the attempts in progress alone fill the budget; they end within a second or so. */
+  | { allowed: false; retryAfterSeconds: number; reason: 'locked' | 'busy' };
 
 export interface ThrottleOptions {
   /** Failures within `windowMs` that trigger a lockout. Default 5. */
@@ -109,9 +114,13 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
         if (recent + entry.inProgress >= maxFailures) busy = true;
       }
       if (lockedUntil !== 0)
-        return { allowed: false, retryAfterSeconds: Math.ceil((lockedUntil - time) / 1000) };
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.ceil((lockedUntil - time) / 1000),
+          reason: 'locked',
+        };
       // The attempts in progress end within a second or so (one password hash each).
-      if (busy) return { allowed: false, retryAfterSeconds: 1 };
+      if (busy) return { allowed: false, retryAfterSeconds: 1, reason: 'busy' };
       for (const key of keys) {
         const entry = entries.get(key) ?? fresh();
         forgiveIfExpired(entry, time);
