@@ -127,6 +127,18 @@ describe('sign-in throttle', () => {
     expect(throttle.check(['k']).retryAfterSeconds).toBe(60);
   });
 
+  it('successful sign-ins from an address do not keep its lockout history alive', () => {
+    const time = clock();
+    const throttle = createThrottle({ now: time.now, maxFailures: 1, windowMs: MINUTE, lockoutMs: MINUTE });
+    throttle.fail(['address:a']);
+    for (let i = 0; i < 20; i += 1) {
+      time.advance(MINUTE / 2);
+      if (throttle.check(['address:a']).allowed) throttle.succeed(['address:a'], []);
+    }
+    throttle.fail(['address:a']);
+    expect(throttle.check(['address:a']).retryAfterSeconds).toBe(60);
+  });
+
   it('keeps memory bounded, dropping the least recently touched keys', () => {
     const throttle = createThrottle({ now: clock().now, maxFailures: 1, maxEntries: 100 });
     throttle.fail(['first']);

@@ -123,9 +123,12 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       if (busy) return { allowed: false, retryAfterSeconds: 1, reason: 'busy' };
       for (const key of keys) {
         const entry = entries.get(key) ?? fresh();
-        forgiveIfExpired(entry, time);
+        // A live entry keeps its expiry: attempts that do not fail must not keep a lockout history alive.
+        if (entry.expiresAt <= time) {
+          forgiveIfExpired(entry, time);
+          entry.expiresAt = time + windowMs;
+        }
         entry.inProgress += 1;
-        entry.expiresAt = Math.max(entry.expiresAt, time + windowMs);
         touch(key, entry);
       }
       return { allowed: true, retryAfterSeconds: 0 };
