@@ -339,27 +339,11 @@ describe('upstream client: what goes upstream', () => {
     expect(events[0]?.excerpt?.length).toBeLessThanOrEqual(300);
   });
 
-  it('scrubs the credentials from an excerpt that echoes them JSON-escaped or percent-encoded', async () => {
-    const odd = { secretId: 'id/with"quote', secretPassword: 'pa/ss\\word"+&=?' };
-    const basicValue = Buffer.from(`${odd.secretId}:${odd.secretPassword}`).toString('base64');
-    const echo = JSON.stringify({
-      json: odd,
-      slashes: JSON.stringify(odd).replaceAll('/', '\\/'),
-      form: `id=${encodeURIComponent(odd.secretId)}&pw=${encodeURIComponent(odd.secretPassword)}`,
-      auth: `Basic ${basicValue.replaceAll('/', '\\/')}`,
-    });
+  it('withholds an excerpt that echoes the credentials in an encoded form', async () => {
+    const echo = `{"password":"${credentials.secretPassword.replaceAll('-', '\\u002d')}"}`;
     const server = await upstream(scriptedUpstream(() => new Response(echo, { status: 500 })).app);
     const events: UpstreamLogEvent[] = [];
-    await client(`${server.origin}/v1`, { credentials: odd, log: (e) => events.push(e) }).listPayments(
-      first,
-      ctx,
-    );
-    const excerpt = events[0]?.excerpt ?? '';
-    expect(excerpt).toContain('[redacted]');
-    for (const secret of [odd.secretId, odd.secretPassword, basicValue]) {
-      const escaped = JSON.stringify(secret).slice(1, -1);
-      for (const form of [secret, escaped, escaped.replaceAll('/', '\\/'), encodeURIComponent(secret)])
-        expect(excerpt).not.toContain(form);
-    }
+    await client(`${server.origin}/v1`, { log: (e) => events.push(e) }).listPayments(first, ctx);
+    expect(events[0]?.excerpt).toMatch(/^\[excerpt withheld/);
   });
 });

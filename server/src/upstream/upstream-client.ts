@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ErrorCode, PaymentPage } from '@payments/shared';
 import { Agent, type Dispatcher } from 'undici';
+import { createExcerptScrubber } from './excerpt-scrubber.ts';
 import { bodyText, type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 
@@ -107,29 +108,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const { secretId, secretPassword } = options.credentials;
   const basic = basicCredentials(options.credentials);
   const authorization = `Basic ${basic}`;
-  // Each secret as it may be echoed back: as sent, JSON-escaped (with `/` as `\/` too) and percent-encoded.
-  const secrets = [
-    ...new Set(
-      [basic, secretPassword, secretId]
-        .filter((secret) => secret.length >= 4)
-        .flatMap((secret) => {
-          const escaped = JSON.stringify(secret).slice(1, -1);
-          return [secret, escaped, escaped.replaceAll('/', '\\/'), encodeURIComponent(secret)];
-        }),
-    ),
-  ].sort((a, b) => b.length - a.length);
+  const scrub = createExcerptScrubber([basic, secretPassword, secretId], EXCERPT_CHARS);
   const agent = new Agent({
     connections: options.connections ?? 128,
     keepAliveTimeout: 30_000,
     connect: { timeout: attemptTimeoutMs },
   });
-
-  function scrub(text: string): string {
-    let out = text;
-    for (const secret of secrets) out = out.split(secret).join('[redacted]');
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
-    return out.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, EXCERPT_CHARS);
-  }
 
   /**
    * The body as one buffer that is the caller's alone, or null when larger than MAX_BODY_BYTES (declared or actual;
