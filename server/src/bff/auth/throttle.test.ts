@@ -139,6 +139,20 @@ describe('sign-in throttle', () => {
     expect(throttle.check(['address:a']).retryAfterSeconds).toBe(60);
   });
 
+  it('keeps no entry for sign-ins that passed, so they take no room from failures', () => {
+    const throttle = createThrottle({ maxEntries: 3 });
+    throttle.fail(['victim']);
+    for (let i = 0; i < 50; i += 1) {
+      const keys = signInThrottleKeys(`user${i}`, `10.0.0.${i}`);
+      if (throttle.check(keys).allowed) throttle.succeed(keys, keys.slice(0, 1));
+    }
+    throttle.fail(['victim']);
+    throttle.fail(['victim']);
+    throttle.fail(['victim']);
+    throttle.fail(['victim']);
+    expect(throttle.check(['victim']).allowed).toBe(false);
+  });
+
   it('keeps memory bounded, dropping the least recently touched keys', () => {
     const throttle = createThrottle({ now: clock().now, maxFailures: 1, maxEntries: 100 });
     throttle.fail(['first']);

@@ -160,10 +160,14 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       for (const key of keys) settle(key);
       for (const key of forget) {
         const entry = entries.get(key);
-        if (entry === undefined) continue;
         // Attempts still in progress under the key stay counted.
-        if (entry.inProgress > 0) Object.assign(entry, { failures: [], lockedUntil: 0, lockouts: 0 });
-        else entries.delete(key);
+        if (entry !== undefined) Object.assign(entry, { failures: [], lockedUntil: 0, lockouts: 0 });
+      }
+      // An entry left holding nothing goes, so that sign-ins that pass take no room from failures.
+      for (const key of keys) {
+        const entry = entries.get(key);
+        if (entry?.inProgress === 0 && entry.failures.length === 0 && entry.lockouts === 0)
+          entries.delete(key);
       }
     },
   };
