@@ -99,7 +99,8 @@ export interface ExportStreamOptions {
 /**
  * Whether a walk of cursors has come back to one it sent before, in constant memory (Brent's cycle detection):
  * a cursor is kept as a checkpoint, moved to the newest one after 1, 2, 4, … steps, and every new cursor is
- * compared with it. A walk that loops, over any number of cursors, is caught within about twice its length.
+ * compared with it. A walk that loops, over any number of cursors, is caught within about three times as many
+ * pages as it took to come back the first time.
  */
 function cursorLoopGuard(first: string | null): (next: string) => boolean {
   let checkpoint = first;

@@ -30,11 +30,13 @@ describe('configuration', () => {
     expect(parseConfig({ PORT: '', PAYMENTS_BASE_URL: '' }).port).toBe(3000);
   });
 
-  it('accepts a base address with its version segment, with or without a trailing slash', () => {
+  it('accepts a base address ending with its version segment, however spelled, with or without a trailing slash', () => {
     for (const base of [
       'https://payments.example/v1',
       'https://payments.example/api/v2/',
       'http://127.0.0.1:4010/v1',
+      'https://payments.example/V2.1',
+      'https://payments.example/v1beta',
     ])
       expect(parseConfig({ ...production, PAYMENTS_BASE_URL: base }).baseUrl).toBe(base);
   });

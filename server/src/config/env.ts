@@ -46,7 +46,8 @@ const text = z.string().regex(/\S/, 'must not be empty');
 
 /**
  * The upstream's base address as the client resolves paths against it: its path ends with the version segment
- * (`/v1`), and it carries no query, fragment or credentials (those come from PAYMENTS_SECRET_*).
+ * (`/v1`, or a spelling such as `/v2.1` or `/v1beta`), and it carries no query, fragment or credentials (those
+ * come from PAYMENTS_SECRET_*).
  */
 function baseUrlProblem(value: string): string | undefined {
   if (!URL.canParse(value)) return undefined; // reported by z.url()
@@ -54,7 +55,7 @@ function baseUrlProblem(value: string): string | undefined {
   if (url.username !== '' || url.password !== '')
     return 'must not carry credentials; set PAYMENTS_SECRET_ID and PAYMENTS_SECRET_PASSWORD';
   if (url.search !== '' || url.hash !== '') return 'must not have a query or a fragment';
-  if (!/\/v\d+\/?$/.test(url.pathname))
+  if (!/\/v\d+[a-z\d.]*\/?$/i.test(url.pathname))
     return 'must end with the version segment, e.g. https://api.example.com/v1';
   return undefined;
 }
