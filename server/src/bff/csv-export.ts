@@ -155,24 +155,21 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
         } else if (next !== null) {
           const result = await options.fetchPage(next, abort.signal);
           attempts += result.attempts;
-          if (!result.ok) {
-            end(result.failure);
+          /** Ends the download as failed, visibly: the connection is reset, or else the stream errors. */
+          const interrupt = (failure: UpstreamFailure) => {
+            end(failure);
             // Left open after a reset: the server cancels it when it sees the socket close.
-            if (!options.resetConnection?.()) controller.error(new ExportInterrupted(result.failure));
-            return;
-          }
+            if (!options.resetConnection?.()) controller.error(new ExportInterrupted(failure));
+          };
+          if (!result.ok) return interrupt(result.failure);
           const after = result.value.next_cursor;
-          if (after !== null && loopsBack(after)) {
-            // A cursor seen before would walk forever: an upstream bug, reported like any bad response.
-            const failure: UpstreamFailure = {
+          // A cursor seen before would walk forever: an upstream bug, reported like any bad response.
+          if (after !== null && loopsBack(after))
+            return interrupt({
               code: 'upstream_bad_response',
               status: 502,
               detail: 'the payments service sent a cursor it had sent before',
-            };
-            end(failure);
-            if (!options.resetConnection?.()) controller.error(new ExportInterrupted(failure));
-            return;
-          }
+            });
           next = after;
           controller.enqueue(encodePage(result.value.data, ''));
         }
