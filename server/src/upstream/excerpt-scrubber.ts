@@ -3,13 +3,15 @@ const MIN_SECRET_LENGTH = 4;
 
 const WITHHELD = '[excerpt withheld: it echoed a credential in an encoded form]';
 
+/** JSON's one-letter escapes that stand for another character; any other `\x` stands for `x`. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
 /** The text with JSON's string escapes undone (`\"`, `\\`, `\/`, `\n`, `\u0026`, surrogate pairs included). */
 function jsonUnescaped(text: string): string {
-  const simple: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
   return text.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, sequence: string) =>
     sequence.length === 5
       ? String.fromCharCode(Number.parseInt(sequence.slice(1), 16))
-      : (simple[sequence] ?? sequence),
+      : (SIMPLE_ESCAPES[sequence] ?? sequence),
   );
 }
 
@@ -41,12 +43,9 @@ export function createExcerptScrubber(
   return (text) => {
     let out = text;
     for (const secret of sought) out = out.split(secret).join('[redacted]');
-    const views = [
-      jsonUnescaped(out),
-      percentDecoded(out),
-      percentDecoded(jsonUnescaped(out)),
-      jsonUnescaped(percentDecoded(out)),
-    ];
+    const asJson = jsonUnescaped(out);
+    const asForm = percentDecoded(out);
+    const views = [asJson, asForm, percentDecoded(asJson), jsonUnescaped(asForm)];
     if (sought.some((secret) => views.some((view) => view.includes(secret)))) return WITHHELD;
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is being removed
     return out.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, maxChars);
