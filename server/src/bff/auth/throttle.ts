@@ -94,6 +94,11 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
     entry.lockouts = 0;
   }
 
+  /** The failures of an entry that still count: none once it has expired, else those within the window. */
+  function recentFailures(entry: Entry, time: number): number[] {
+    return entry.expiresAt > time ? entry.failures.filter((at) => at > time - windowMs) : [];
+  }
+
   /** Ends one attempt under `key`, if one is in progress. */
   function settle(key: string): void {
     const entry = entries.get(key);
@@ -109,9 +114,7 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
         const entry = entries.get(key);
         if (entry === undefined) continue;
         if (entry.lockedUntil > time) lockedUntil = Math.max(lockedUntil, entry.lockedUntil);
-        const recent =
-          entry.expiresAt > time ? entry.failures.filter((at) => at > time - windowMs).length : 0;
-        if (recent + entry.inProgress >= maxFailures) busy = true;
+        if (recentFailures(entry, time).length + entry.inProgress >= maxFailures) busy = true;
       }
       if (lockedUntil !== 0)
         return {
@@ -142,7 +145,7 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
         forgiveIfExpired(entry, time);
         // Attempts refused by check() never get here; a failure reported during a lockout does not extend it.
         if (entry.lockedUntil <= time) {
-          entry.failures = entry.failures.filter((at) => at > time - windowMs);
+          entry.failures = recentFailures(entry, time);
           entry.failures.push(time);
           if (entry.failures.length >= maxFailures) {
             entry.lockedUntil = time + lockoutMs * 2 ** Math.min(entry.lockouts, MAX_LOCKOUT_DOUBLINGS);
