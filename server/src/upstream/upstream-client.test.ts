@@ -282,6 +282,36 @@ describe('upstream client: failures end in the right problem code', () => {
   });
 });
 
+describe('upstream client: it lets go of an answer nobody will read', () => {
+  it('hangs up on a body still streaming when the browser goes away', async () => {
+    // An endless body of one byte every 20 ms; the server stops pulling once the connection is gone.
+    let pulls = 0;
+    const endless = () =>
+      new Response(
+        new ReadableStream({
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            pulls += 1;
+            controller.enqueue(new TextEncoder().encode(' '));
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const server = await upstream(scriptedUpstream(endless).app);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const result = await client(`${server.origin}/v1`).listPayments(first, {
+      ...ctx,
+      signal: controller.signal,
+    });
+    expect(result).toMatchObject({ ok: false, failure: { aborted: true } });
+    const atCancel = pulls;
+    expect(atCancel).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pulls).toBeLessThanOrEqual(atCancel + 2);
+  });
+});
+
 describe('upstream client: what goes upstream', () => {
   it('sends Basic credentials, the query built with URLSearchParams, and X-Company-Id only for other companies', async () => {
     const seen: Array<{ url: string; headers: Record<string, string> }> = [];
