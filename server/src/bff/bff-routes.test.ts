@@ -298,6 +298,21 @@ describe('health, security headers, SPA', () => {
     }
   });
 
+  it('/readyz probes again when the clock steps back instead of serving the cached answer until it catches up', async () => {
+    let clock = Date.parse('2026-11-23T10:00:00Z');
+    const bff = createBff({ ...h.config, readyCacheMs: 5_000, now: () => clock });
+    try {
+      h.recorded.length = 0;
+      expect((await bff.app.request('/readyz')).status).toBe(200);
+      clock -= 3_600_000;
+      expect((await bff.app.request('/readyz')).status).toBe(200);
+      expect((await bff.app.request('/readyz')).status).toBe(200);
+      expect(h.recorded).toHaveLength(2);
+    } finally {
+      await bff.close();
+    }
+  });
+
   it('/readyz answers 503 with the upstream problem when the credentials are refused', async () => {
     const broken = createBff({
       ...h.config,

@@ -5,11 +5,12 @@ import { problemResponse } from './problem-response.ts';
 
 /** `/healthz`: the process answers. `/readyz`: the upstream answers and accepts our credentials. */
 export function healthRoutes(deps: BffDeps, readyCacheMs: number) {
-  // Cached so a load balancer probing every second does not turn into upstream traffic.
+  // Cached so a load balancer probing every second does not turn into upstream traffic. A clock stepped back (an
+  // NTP correction, a resumed VM) ends the cached answer too, or it would be served until the clock caught up.
   let cached: { at: number; result: Promise<UpstreamResult<unknown>> } | undefined;
   const probe = () => {
     const now = deps.now();
-    if (!cached || now - cached.at >= readyCacheMs) {
+    if (!cached || now < cached.at || now - cached.at >= readyCacheMs) {
       cached = {
         at: now,
         result: deps.upstream.listPayments({ limit: 1 }, { companyId: deps.ownCompanyId }),
