@@ -1,12 +1,19 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { closedPort } from './upstream/testing/serve-on-loopback.ts';
 
 const MAIN = new URL('./main.ts', import.meta.url).pathname;
 
-/** Runs `node src/main.ts` with exactly this environment (no inherited PAYMENTS_*), until it exits or `until` matches. */
-function run(env: Record<string, string>, until?: RegExp) {
+/**
+ * Runs `node src/main.ts` with exactly this environment (no inherited PAYMENTS_*) until it exits. When stdout
+ * matches `until`, `then` runs (by default: send SIGTERM).
+ */
+function run(
+  env: Record<string, string>,
+  until?: RegExp,
+  then: (child: ChildProcess, stdout: string) => void = (child) => child.kill('SIGTERM'),
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH ?? '', SANDBOX_SEED_COUNT: '200', ...env },
@@ -15,8 +22,9 @@ function run(env: Record<string, string>, until?: RegExp) {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
+      const matchedBefore = until?.test(stdout) ?? true;
       stdout += d;
-      if (until?.test(stdout)) child.kill('SIGTERM');
+      if (!matchedBefore && until?.test(stdout)) then(child, stdout);
     });
     child.stderr.on('data', (d) => {
       stderr += d;
@@ -90,6 +98,37 @@ describe('pnpm start (server/src/main.ts)', () => {
     );
     expect(result.stdout).toContain(`Payments dashboard: http://127.0.0.1:${port}  (sandbox)`);
     expect(result.stdout).toContain('Sign in as demo / let-me-in-please');
+    expect(result.code).toBe(0);
+  });
+
+  it('on SIGTERM, a request in flight still gets its answer before the process exits', async () => {
+    let answer: Promise<number> | undefined;
+    const result = await run(
+      {
+        PORT: String(await closedPort()),
+        SANDBOX_PORT: String(await closedPort()),
+        DEMO_PASSWORD: 'let-me-in-please',
+        SANDBOX_FAULTS: 'latency_ms=1500',
+      },
+      /Sign in as demo/,
+      (child, stdout) => {
+        const origin = /Payments dashboard: (http:\/\/\S+)/.exec(stdout)?.[1] ?? '';
+        answer = (async () => {
+          const signIn = await fetch(`${origin}/api/session`, {
+            method: 'POST',
+            headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'demo', password: 'let-me-in-please' }),
+          });
+          const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+          const page = fetch(`${origin}/api/payments?limit=2`, { headers: { cookie, 'x-csrf': '1' } });
+          setTimeout(() => child.kill('SIGTERM'), 300);
+          const response = await page;
+          await response.json();
+          return response.status;
+        })();
+      },
+    );
+    expect(await answer).toBe(200);
     expect(result.code).toBe(0);
   });
 });

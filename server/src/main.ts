@@ -4,13 +4,21 @@
  * before anything listens; a bad value stops the start with one line naming the variable.
  */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createDemoUser, createUserStore, loadUsersFile, type UserStore } from './bff/auth/index.ts';
 import { createBff } from './bff/index.ts';
 import { fetchSandboxCompanies, loadCompaniesFile } from './config/companies.ts';
 import { ConfigError, loadEnvironment, parseConfig, type Settings } from './config/env.ts';
+import { closeGracefully, type GracefulClose } from './graceful-close.ts';
 import { type RunningSandbox, sandboxOptionsFromEnv, startSandbox } from './sandbox/index.ts';
+
+/**
+ * How long a stop waits for the requests in flight (a page, a CSV download) before cutting them: under the 30 s a
+ * container platform usually allows between its SIGTERM and SIGKILL.
+ */
+const SHUTDOWN_DRAIN_MS = 25_000;
 
 function stop(line: string): never {
   console.error(line);
@@ -99,27 +107,32 @@ async function main(): Promise<void> {
     webDistDir: settings.webDistDir,
   });
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const listening = serve({ fetch: bff.app.fetch, hostname: settings.host, port: settings.port }, () =>
-      resolve(listening),
-    );
-    listening.once('error', (error) => listenError(error, 'BFF', settings.host, settings.port));
-  });
-  // Before the first line is printed: whoever reads it may signal us at once.
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      if ('closeAllConnections' in server) server.closeAllConnections();
+  const server = await new Promise<Server>((resolve) => {
+    const onListenError = (error: Error) => listenError(error, 'BFF', settings.host, settings.port);
+    // An http.Server: serve() makes one unless given another createServer.
+    const listening = serve({ fetch: bff.app.fetch, hostname: settings.host, port: settings.port }, () => {
+      // From now on an error (such as running out of file descriptors on accept) is reported, not a start failure.
+      listening.off('error', onListenError);
+      listening.on('error', (error) => console.error(`BFF server error: ${error.message}`));
+      resolve(listening as Server);
     });
+    listening.once('error', onListenError);
+  });
+  // Before the first line is printed: whoever reads it may signal us at once. A second signal cuts the drain short.
+  let closing: GracefulClose | undefined;
+  const shutdown = async () => {
+    if (closing) {
+      closing.force();
+      return;
+    }
+    closing = closeGracefully(server, { drainMs: SHUTDOWN_DRAIN_MS });
+    await closing.done;
     await bff.close();
     await upstream.sandbox?.close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   const { port } = server.address() as AddressInfo;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const mode = upstream.sandbox ? 'sandbox' : settings.environment;
