@@ -46,7 +46,9 @@ test('the export downloads the CSV of the current view, row for row', async ({ p
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
-  const records = csvRecords(await readFile(await file.path(), 'utf8'));
+  const text = await readFile(await file.path(), 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true); // the byte order mark Excel needs to read UTF-8
+  const records = csvRecords(text.slice(1));
   const header = records[0] ?? [];
   const idColumn = header.indexOf('id');
   expect(idColumn).toBeGreaterThanOrEqual(0);

@@ -89,6 +89,41 @@ describe('CSV export stream', () => {
     expect(ends).toEqual([{ rows: 3, attempts: 2, failure: undefined }]);
   });
 
+  it('starts the file with one UTF-8 byte order mark, for Excel', async () => {
+    const stream = createCsvExportStream({
+      firstPage: page(['p1'], 'c1'),
+      fetchPage: async () => ({ ok: true, value: page(['Müller'], null), attempts: 1 }),
+    });
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    expect([...bytes.subarray(0, 5)]).toEqual([0xef, 0xbb, 0xbf, 0x69, 0x64]); // BOM, then "id"
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    expect(text.split('\uFEFF')).toHaveLength(2);
+    expect(text).toContain('\r\nMüller,');
+  });
+
+  it('keeps fields that have no column in other_fields, one named other_fields or __proto__ too', async () => {
+    const stream = createCsvExportStream({
+      firstPage: page(['p1'], 'c1', { other_fields: 'kept' }),
+      // As JSON.parse gives it: `__proto__` an own field, not the prototype.
+      fetchPage: async () => ({
+        ok: true,
+        value: {
+          data: [JSON.parse('{"id":"p2","amount":1,"__proto__":{"fee":5}}')],
+          next_cursor: null,
+          has_more: false,
+        },
+        attempts: 1,
+      }),
+    });
+    const lines = (await readAll(stream)).split('\r\n');
+    expect(lines[0]).toBe(`${KNOWN_COLUMNS.join(',')},other_fields`);
+    expect(lines.slice(1)).toEqual([
+      'p1,,,,1,,,,,"{""other_fields"":""kept""}"',
+      'p2,,,,1,,,,,"{""__proto__"":{""fee"":5}}"',
+      '',
+    ]);
+  });
+
   it('errors the stream when a later page fails, so the file cannot look complete', async () => {
     const failed: UpstreamResult<PaymentPage> = {
       ok: false,

@@ -17,8 +17,17 @@ export const KNOWN_COLUMNS = [
   'counterparty',
   'reference',
 ] as const;
-/** Fields not given a column of their own (first seen after the first page) land here as JSON: nothing is lost. */
+/**
+ * Fields not given a column of their own land here as JSON, so nothing is lost: those first seen after the first
+ * page, and a field that is itself named `other_fields`.
+ */
 export const OTHER_FIELDS_COLUMN = 'other_fields';
+/**
+ * The file starts with a UTF-8 byte order mark. Excel, which most finance users open a CSV with, reads a file
+ * without one in the system's ANSI code page, and every non-ASCII name (Müller, Société) comes out garbled. Sheets,
+ * Numbers and LibreOffice skip it; a script reading the file must too (Python's `utf-8-sig`).
+ */
+export const UTF8_BOM = '\uFEFF';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -65,7 +74,8 @@ function recordRow(record: Payment, columns: readonly string[], named: ReadonlyS
   let others: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(record)) {
     if (!named.has(key)) {
-      others ??= {};
+      // Without a prototype, a key named `__proto__` is stored as a field like any other.
+      others ??= Object.create(null) as Record<string, unknown>;
       others[key] = value;
     }
   }
@@ -127,7 +137,8 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
   const encoder = new TextEncoder();
   const abort = new AbortController();
   const columns = columnsFor(options.firstPage.data);
-  const named = new Set(columns);
+  // The fields that have a column: a record's own `other_fields` has none, and goes into the JSON bag.
+  const named = new Set(columns.filter((column) => column !== OTHER_FIELDS_COLUMN));
   let next: string | null = options.firstPage.next_cursor;
   const loopsBack = cursorLoopGuard(next);
   let started = false;
@@ -151,7 +162,7 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
       async pull(controller) {
         if (!started) {
           started = true;
-          controller.enqueue(encodePage(options.firstPage.data, csvRow(columns)));
+          controller.enqueue(encodePage(options.firstPage.data, `${UTF8_BOM}${csvRow(columns)}`));
         } else if (next !== null) {
           const result = await options.fetchPage(next, abort.signal);
           attempts += result.attempts;
