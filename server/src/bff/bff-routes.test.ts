@@ -251,6 +251,15 @@ describe('GET /api/payments/export.csv', () => {
     expect(h.recorded.every((r) => r.query.limit?.[0] === '100')).toBe(true);
   });
 
+  it('answers HEAD with the download headers and no walk of the upstream', async () => {
+    h.recorded.length = 0;
+    const response = await h.call('/api/payments/export.csv?status=COMPLETED', { cookie, method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-acme-/);
+    expect(await response.text()).toBe('');
+    expect(h.recorded).toHaveLength(0);
+  });
+
   it('refuses list-only parameters such as cursor and limit', async () => {
     const response = await h.call('/api/payments/export.csv?limit=5', { cookie });
     expect(response.status).toBe(400);

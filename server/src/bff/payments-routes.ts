@@ -114,6 +114,13 @@ export function paymentsRoutes(deps: BffDeps) {
       const choice = deps.scope.choose(c.get('user'), c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
       const companyId = choice.companyId;
+      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_');
+      const headers = {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
+      };
+      // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
+      if (c.req.method === 'HEAD') return c.body(null, 200, headers);
       const list = (cursor: string | undefined, signal: AbortSignal) =>
         deps.upstream.listPayments({ limit: EXPORT_PAGE_SIZE, cursor, ...filters }, { companyId, signal });
       // The first page is fetched before answering, so an upstream that is down gives a proper error status.
@@ -140,10 +147,6 @@ export function paymentsRoutes(deps: BffDeps) {
             ...(failure ? { failure: failure.code } : {}),
           }),
       });
-      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_');
-      return c.body(stream, 200, {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
-      });
+      return c.body(stream, 200, headers);
     });
 }
