@@ -24,7 +24,8 @@ export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
 
 /**
  * Every `/api` route but sign-in needs a valid session. The user is looked up in the store on every request,
- * so removing someone from the users file (and restarting) ends their access even with a live cookie.
+ * so removing someone from the users file, or changing their password (and restarting), ends their access even
+ * with a live cookie.
  */
 export function requireSession(
   deps: BffDeps,
@@ -35,7 +36,8 @@ export function requireSession(
     const cookie = cookieValue(c.req.header('cookie'), sessionCookieName(c.get('secure')));
     const claims = cookie === undefined ? null : deps.sealer.open(cookie);
     const user = claims === null ? undefined : deps.users.find(claims.sub);
-    if (claims === null || user === undefined)
+    // A session granted on a password since changed has ended, as has one whose user is gone.
+    if (claims === null || user === undefined || !deps.sealer.grantedOn(claims, user))
       return problemResponse(c, 'unauthenticated', 401, 'sign in to continue');
     c.set('session', claims);
     c.set('user', user);

@@ -211,6 +211,24 @@ describe('session cookies', () => {
       await without.close();
     }
   });
+  it("changing a user's password ends the sessions granted on the old one", async () => {
+    const cookie = await h.signIn('eu-only');
+    const users = createUserStore(
+      h.config.users
+        .all()
+        .map((u) => (u.username === 'eu-only' ? { ...u, passwordHash: `${u.passwordHash}x` } : u)),
+    );
+    const changed = createBff({ ...h.config, users, authenticator: testAuthenticator(users) });
+    const unchanged = createBff({ ...h.config });
+    try {
+      const headers = { 'X-CSRF': '1', cookie };
+      expect((await changed.app.request('/api/config', { headers })).status).toBe(401);
+      expect((await unchanged.app.request('/api/config', { headers })).status).toBe(200);
+    } finally {
+      await changed.close();
+      await unchanged.close();
+    }
+  });
 });
 
 describe('sign-in answers', () => {

@@ -62,7 +62,7 @@ export function sessionRoutes(deps: BffDeps) {
         deps.throttle.succeed(keys, userKeys);
         const isSecure = c.get('secure');
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
-        const { value, claims } = deps.sealer.seal(user.username);
+        const { value, claims } = deps.sealer.seal(user);
         setCookie(
           c,
           sessionCookieName(isSecure),

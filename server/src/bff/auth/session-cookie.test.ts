@@ -9,6 +9,8 @@ import {
 
 const SECRET = 'a shared application secret of some length';
 const HOUR = 3600;
+const ana = { username: 'ana', passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA' };
+const bo = { username: 'bo', passwordHash: 'scrypt$16384$8$1$c2FsdDI$aGFzaDI' };
 
 function flipBitInSegment(value: string, segment: number): string {
   const parts = value.split('.');
@@ -22,14 +24,17 @@ describe('session sealer', () => {
   it('opens what it sealed, with the claims it issued', () => {
     const now = Date.UTC(2026, 0, 1);
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now });
-    const { value, claims } = sealer.seal('ana');
+    const { value, claims } = sealer.seal(ana);
     expect(value).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     expect(claims).toMatchObject({ sub: 'ana', iat: now / 1000, exp: now / 1000 + HOUR });
     expect(sealer.open(value)).toEqual(claims);
   });
 
   it('encrypts: the username cannot be read from the cookie', () => {
-    const { value } = createSessionSealer(SECRET, { maxAgeSeconds: HOUR }).seal('visible-name');
+    const { value } = createSessionSealer(SECRET, { maxAgeSeconds: HOUR }).seal({
+      ...ana,
+      username: 'visible-name',
+    });
     const decoded = value
       .split('.')
       .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
@@ -37,17 +42,30 @@ describe('session sealer', () => {
     expect(decoded).not.toContain('visible-name');
   });
 
+  it("binds the session to the user's password: granted on the hash it was sealed with, on any replica", () => {
+    const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
+    const replica = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
+    const claims = replica.open(sealer.seal(ana).value);
+    if (claims === null) throw new Error('the replica refused the cookie');
+    expect(sealer.grantedOn(claims, ana)).toBe(true);
+    expect(replica.grantedOn(claims, ana)).toBe(true);
+    expect(replica.grantedOn(claims, { ...ana, passwordHash: 'scrypt$16384$8$1$c2FsdA$bmV3' })).toBe(false);
+    // Under another secret the fingerprint differs, so it tells nothing about the hash across deployments.
+    const foreign = createSessionSealer('another secret of some length, too', { maxAgeSeconds: HOUR });
+    expect(foreign.grantedOn(claims, ana)).toBe(false);
+  });
+
   it('rotates: each seal gives a new session id and a new cookie value', () => {
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
-    const a = sealer.seal('ana');
-    const b = sealer.seal('ana');
+    const a = sealer.seal(ana);
+    const b = sealer.seal(ana);
     expect(a.value).not.toBe(b.value);
     expect(a.claims.sid).not.toBe(b.claims.sid);
   });
 
   it('refuses a cookie with any bit flipped in the IV, ciphertext or tag', () => {
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
-    const { value } = sealer.seal('ana');
+    const { value } = sealer.seal(ana);
     for (const segment of [1, 2, 3]) expect(sealer.open(flipBitInSegment(value, segment))).toBeNull();
     expect(sealer.open(value.replace(/^v1/, 'v2'))).toBeNull();
     expect(sealer.open(value)).not.toBeNull();
@@ -55,7 +73,7 @@ describe('session sealer', () => {
 
   it('refuses truncated, reordered and garbage values without throwing', () => {
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
-    const { value } = sealer.seal('ana');
+    const { value } = sealer.seal(ana);
     const [version, iv, ciphertext, tag] = value.split('.') as [string, string, string, string];
     const bad = [
       value.slice(0, -1),
@@ -75,15 +93,15 @@ describe('session sealer', () => {
   });
 
   it('refuses a cookie sealed under another secret', () => {
-    const { value } = createSessionSealer('another secret', { maxAgeSeconds: HOUR }).seal('ana');
+    const { value } = createSessionSealer('another secret', { maxAgeSeconds: HOUR }).seal(ana);
     expect(createSessionSealer(SECRET, { maxAgeSeconds: HOUR }).open(value)).toBeNull();
   });
 
   it('a cookie sealed by one instance opens on another that shares the secret', () => {
     const first = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
     const second = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
-    const fromFirst = first.seal('ana');
-    const fromSecond = second.seal('bo');
+    const fromFirst = first.seal(ana);
+    const fromSecond = second.seal(bo);
     expect(second.open(fromFirst.value)).toEqual(fromFirst.claims);
     expect(first.open(fromSecond.value)).toEqual(fromSecond.claims);
   });
@@ -91,7 +109,7 @@ describe('session sealer', () => {
   it('refuses a cookie once it has expired, and accepts it just before', () => {
     let now = Date.UTC(2026, 0, 1);
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now });
-    const { value } = sealer.seal('ana');
+    const { value } = sealer.seal(ana);
     now += (HOUR - 1) * 1000;
     expect(sealer.open(value)).not.toBeNull();
     now += 1000;
@@ -100,7 +118,7 @@ describe('session sealer', () => {
 
   it('bounds an old cookie by today’s max age when the setting was shortened', () => {
     let now = Date.UTC(2026, 0, 1);
-    const { value } = createSessionSealer(SECRET, { maxAgeSeconds: 8 * HOUR, now: () => now }).seal('ana');
+    const { value } = createSessionSealer(SECRET, { maxAgeSeconds: 8 * HOUR, now: () => now }).seal(ana);
     const shorter = createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now });
     expect(shorter.open(value)?.exp).toBe(now / 1000 + HOUR);
     now += 2 * HOUR * 1000;
@@ -111,7 +129,7 @@ describe('session sealer', () => {
     const now = Date.UTC(2026, 0, 1);
     const opener = createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now });
     const ahead = (seconds: number) =>
-      createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now + seconds * 1000 }).seal('ana').value;
+      createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now + seconds * 1000 }).seal(ana).value;
     expect(opener.open(ahead(30))).not.toBeNull();
     expect(opener.open(ahead(120))).toBeNull();
   });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { decodeBase64url } from './base64url.ts';
 import { deriveKey } from './keys.ts';
@@ -10,13 +10,26 @@ export interface SessionClaims {
   iat: number;
   /** Expires at, seconds since the epoch. */
   exp: number;
+  /**
+   * The password the session was granted on: a keyed fingerprint of the user's password hash. When the password
+   * changes, every session granted before no longer matches and ends.
+   */
+  cred: string;
+}
+
+/** What sealing needs of a user: the name, and the password hash the session is bound to. */
+export interface SessionUser {
+  username: string;
+  passwordHash: string;
 }
 
 export interface SessionSealer {
   /** A fresh session (new id, new IV) for the user: sign-in always rotates the cookie. */
-  seal(username: string): { value: string; claims: SessionClaims };
+  seal(user: SessionUser): { value: string; claims: SessionClaims };
   /** The claims of a valid, current session; null for anything else. Never throws. */
   open(value: string): SessionClaims | null;
+  /** Whether `claims` were granted on `user`'s current password. */
+  grantedOn(claims: SessionClaims, user: SessionUser): boolean;
 }
 
 /** With HTTPS the `__Host-` prefix pins the cookie to this host, path `/`, Secure; browsers refuse it on http. */
@@ -61,6 +74,8 @@ const MAX_COOKIE_LENGTH = 4096;
 const CLOCK_SKEW_SECONDS = 60;
 /** Cookies whose claims were opened already; at ~0.3 KB each, a bounded few MB. */
 const OPENED_CACHE_SIZE = 10_000;
+/** A credential fingerprint: 16 bytes of HMAC-SHA-256 in base64url. */
+const CRED_CHARS = 22;
 
 const payloadSchema = z.strictObject({
   v: z.literal(1),
@@ -68,6 +83,7 @@ const payloadSchema = z.strictObject({
   sid: z.string().min(16).max(64),
   iat: z.number().int().nonnegative(),
   exp: z.number().int().positive(),
+  cred: z.string().length(CRED_CHARS),
 });
 
 /**
@@ -83,15 +99,32 @@ export function createSessionSealer(
     throw new Error(`session max age must be a positive whole number of seconds, got ${maxAgeSeconds}`);
   // A KeyObject made once: given a raw Buffer, every cipher call first tries it as other key types (~35 µs each).
   const key = createSecretKey(deriveKey(appSecret, 'session'));
+  const credentialKey = deriveKey(appSecret, 'session-credential');
   const nowSeconds = () => Math.floor((options.now ?? Date.now)() / 1000);
+  // Per password hash, computed once: every request checks its session against the user's current password.
+  const fingerprints = new Map<string, string>();
+  const fingerprint = (passwordHash: string) => {
+    let cred = fingerprints.get(passwordHash);
+    if (cred === undefined) {
+      cred = createHmac('sha256', credentialKey)
+        .update(passwordHash)
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url');
+      if (fingerprints.size >= OPENED_CACHE_SIZE) fingerprints.clear();
+      fingerprints.set(passwordHash, cred);
+    }
+    return cred;
+  };
 
-  function seal(username: string): { value: string; claims: SessionClaims } {
+  function seal(user: SessionUser): { value: string; claims: SessionClaims } {
     const iat = nowSeconds();
     const claims: SessionClaims = {
-      sub: username,
+      sub: user.username,
       sid: randomBytes(16).toString('base64url'),
       iat,
       exp: iat + maxAgeSeconds,
+      cred: fingerprint(user.passwordHash),
     };
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
@@ -132,9 +165,9 @@ export function createSessionSealer(
     }
     const parsed = payloadSchema.safeParse(json);
     if (!parsed.success) return null;
-    const { sub, sid, iat, exp } = parsed.data;
+    const { sub, sid, iat, exp, cred } = parsed.data;
     // A cookie minted under a longer max age than today's setting lives no longer than today's bound allows.
-    return Object.freeze({ sub, sid, iat, exp: Math.min(exp, iat + maxAgeSeconds) });
+    return Object.freeze({ sub, sid, iat, exp: Math.min(exp, iat + maxAgeSeconds), cred });
   }
 
   // A cookie's claims never change, so each is unsealed (decrypted, parsed, checked) once, and every request
@@ -160,5 +193,10 @@ export function createSessionSealer(
     return claims;
   }
 
-  return { seal, open };
+  return {
+    seal,
+    open,
+    // The cookie is authenticated, so its fingerprint cannot be chosen by the browser: a plain comparison suffices.
+    grantedOn: (claims, user) => claims.cred === fingerprint(user.passwordHash),
+  };
 }
