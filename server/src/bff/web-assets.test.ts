@@ -17,6 +17,8 @@ beforeAll(() => {
   writeFileSync(join(dist, 'index.html'), index);
   writeFileSync(join(dist, 'assets', 'app.js'), script);
   writeFileSync(join(dist, 'assets', 'logo.png'), Buffer.alloc(4096, 7));
+  for (const name of ['font.woff2', 'font.woff', 'photo.webp', 'photo.jpg', 'module.wasm'])
+    writeFileSync(join(dist, 'assets', name), Buffer.alloc(64, 1));
   writeFileSync(join(dist, 'assets', 'app.js.map'), '{"version":3,"sourcesContent":["secret source"]}');
 });
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
@@ -31,6 +33,18 @@ async function bytes(response: Response): Promise<Buffer> {
 }
 
 describe('built SPA assets', () => {
+  it.each([
+    ['font.woff2', 'font/woff2'],
+    ['font.woff', 'font/woff'],
+    ['photo.webp', 'image/webp'],
+    ['photo.jpg', 'image/jpeg'],
+    ['module.wasm', 'application/wasm'],
+  ])('serves %s as %s', async (name, type) => {
+    const response = await app().request(`/assets/${name}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+  });
+
   it('serves a text asset brotli-compressed when the browser accepts br, with Vary', async () => {
     const response = await app().request('/assets/app.js', {
       headers: { 'accept-encoding': 'gzip, deflate, br' },
