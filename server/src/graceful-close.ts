@@ -1,33 +1,59 @@
-import type { Server } from 'node:http';
-
-export interface GracefulClose {
-  /** Resolves once every connection is gone: 'drained' when the requests in flight all finished, else 'forced'. */
-  done: Promise<'drained' | 'forced'>;
-  /** Ends what is still open now (a second Ctrl-C). */
-  force(): void;
-}
+import type { Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 
 /**
- * Stops `server` the way a rolling deploy needs: no new connections, idle keep-alive connections closed at once and
- * each busy one as soon as its response is done, so the requests in flight (a page, a CSV download) finish. Whatever
- * is still open after `drainMs` is cut, so a stuck download cannot hold the process past its grace period.
+ * Watches `server`'s connections and responses from its start, so that `close` can stop it the way a rolling deploy
+ * needs: no new connections; idle ones closed at once; a busy one closed as soon as its responses are sent in full,
+ * so a page or a CSV download under way finishes; whatever is still open after `drainMs` cut. The promise says
+ * which: 'drained' when every response was sent, 'forced' when some were cut.
+ *
+ * Node's own `server.close()` does not do this: it destroys every connection whose response has ended, and ended
+ * is not sent. A large answer still in the socket's buffer for a slow client was cut short.
  */
-export function closeGracefully(server: Server, { drainMs }: { drainMs: number }): GracefulClose {
-  let forced = false;
-  const force = () => {
-    forced = true;
-    server.closeAllConnections();
-  };
-  const done = new Promise<'drained' | 'forced'>((resolve) => {
-    // `close` closes the idle connections itself; a busy one turns idle when its response ends, and is closed by
-    // the next sweep (a client may send its next request first: that request is answered, then the sweep closes).
-    const sweep = setInterval(() => server.closeIdleConnections(), 100);
-    const deadline = setTimeout(force, drainMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(deadline);
-      resolve(forced ? 'forced' : 'drained');
+export function gracefulCloser(
+  server: Server,
+): (options: { drainMs: number }) => Promise<'drained' | 'forced'> {
+  /** Responses not yet sent in full, by connection. */
+  const busy = new Map<Socket, Set<ServerResponse>>();
+  const connections = new Set<Socket>();
+  let closing = false;
+
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  server.prependListener('request', (request, response) => {
+    const socket = request.socket;
+    // A response that starts while closing says `Connection: close`; Node then ends its connection once it is sent.
+    if (closing) response.shouldKeepAlive = false;
+    const responses = busy.get(socket) ?? new Set<ServerResponse>();
+    busy.set(socket, responses);
+    responses.add(response);
+    // 'close' comes after the last byte was handed to the system, or when the connection is gone first.
+    response.once('close', () => {
+      responses.delete(response);
+      if (responses.size > 0) return;
+      busy.delete(socket);
+      if (closing) socket.end();
     });
   });
-  return { done, force };
+
+  return ({ drainMs }) => {
+    closing = true;
+    for (const responses of busy.values())
+      for (const response of responses) if (!response.headersSent) response.shouldKeepAlive = false;
+    for (const socket of connections) if (!busy.has(socket)) socket.end();
+    return new Promise((resolve) => {
+      let forced = false;
+      const deadline = setTimeout(() => {
+        forced = true;
+        for (const socket of connections) socket.destroy();
+      }, drainMs);
+      // net's close, not http's: it stops accepting and waits for the connections, without destroying any.
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(deadline);
+        resolve(forced ? 'forced' : 'drained');
+      });
+    });
+  };
 }

@@ -6,12 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import { createDemoUser, createUserStore, loadUsersFile, type UserStore } from './bff/auth/index.ts';
 import { createBff } from './bff/index.ts';
 import { fetchSandboxCompanies, loadCompaniesFile } from './config/companies.ts';
 import { ConfigError, loadEnvironment, parseConfig, type Settings } from './config/env.ts';
-import { closeGracefully, type GracefulClose } from './graceful-close.ts';
+import { gracefulCloser } from './graceful-close.ts';
 import { type RunningSandbox, sandboxOptionsFromEnv, startSandbox } from './sandbox/index.ts';
 
 /**
@@ -118,16 +119,16 @@ async function main(): Promise<void> {
     });
     listening.once('error', onListenError);
   });
-  // Before the first line is printed: whoever reads it may signal us at once. A second signal cuts the drain short.
-  let closing: GracefulClose | undefined;
+  // Before the first line is printed: whoever reads it may signal us at once.
+  const closeServer = gracefulCloser(server);
+  let closing = false;
   const shutdown = async () => {
-    if (closing) {
-      closing.force();
-      return;
-    }
-    closing = closeGracefully(server, { drainMs: SHUTDOWN_DRAIN_MS });
-    await closing.done;
-    await bff.close();
+    // A second signal stops at once.
+    if (closing) process.exit(1);
+    closing = true;
+    await closeServer({ drainMs: SHUTDOWN_DRAIN_MS });
+    // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
+    await Promise.race([bff.close(), sleep(1_000)]);
     await upstream.sandbox?.close();
     process.exit(0);
   };
