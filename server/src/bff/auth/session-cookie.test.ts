@@ -1,4 +1,6 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deriveKey } from './keys.ts';
 import {
   cookieValue,
   createSessionSealer,
@@ -25,7 +27,7 @@ describe('session sealer', () => {
     const now = Date.UTC(2026, 0, 1);
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR, now: () => now });
     const { value, claims } = sealer.seal(ana);
-    expect(value).toMatch(/^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+    expect(value).toMatch(/^v2\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
     expect(claims).toMatchObject({ sub: 'ana', iat: now / 1000, exp: now / 1000 + HOUR });
     expect(sealer.open(value)).toEqual(claims);
   });
@@ -67,7 +69,7 @@ describe('session sealer', () => {
     const sealer = createSessionSealer(SECRET, { maxAgeSeconds: HOUR });
     const { value } = sealer.seal(ana);
     for (const segment of [1, 2, 3]) expect(sealer.open(flipBitInSegment(value, segment))).toBeNull();
-    expect(sealer.open(value.replace(/^v1/, 'v2'))).toBeNull();
+    expect(sealer.open(value.replace(/^v2/, 'v3'))).toBeNull();
     expect(sealer.open(value)).not.toBeNull();
   });
 
@@ -83,13 +85,26 @@ describe('session sealer', () => {
       `${value}.`,
       `${value}=`,
       '',
-      'v1...',
+      'v2...',
       'garbage',
-      'v1.%%%.%%%.%%%',
+      'v2.%%%.%%%.%%%',
       `${value}${'A'.repeat(5000)}`,
       undefined as unknown as string,
     ];
     for (const candidate of bad) expect(sealer.open(candidate), String(candidate)).toBeNull();
+  });
+
+  it('refuses a v1 cookie, which carries no password fingerprint: v2 signs everyone out once', () => {
+    const iat = Math.floor(Date.now() / 1000);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', deriveKey(SECRET, 'session'), iv, { authTagLength: 16 });
+    cipher.setAAD(Buffer.from('payments-dashboard/session/v1'));
+    const payload = { v: 1, sub: 'ana', sid: randomBytes(16).toString('base64url'), iat, exp: iat + HOUR };
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(payload)), cipher.final()]);
+    const v1 = ['v1', iv, sealed, cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+    expect(createSessionSealer(SECRET, { maxAgeSeconds: HOUR }).open(v1)).toBeNull();
   });
 
   it('refuses a cookie sealed under another secret', () => {

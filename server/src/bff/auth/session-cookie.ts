@@ -65,9 +65,13 @@ export function sessionCookieOptions(secure: boolean, maxAgeSeconds: number) {
   } as const;
 }
 
-const VERSION = 'v1';
+/**
+ * v2 added `cred`. A v1 cookie is refused as malformed, so deploying v2 signs everyone out once; during a rolling
+ * deploy, a replica still on v1 refuses v2 cookies the same way until it is replaced.
+ */
+const VERSION = 'v2';
 // Authenticated but not encrypted: binds the ciphertext to this format and purpose.
-const AAD = Buffer.from('payments-dashboard/session/v1');
+const AAD = Buffer.from('payments-dashboard/session/v2');
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_COOKIE_LENGTH = 4096;
@@ -78,7 +82,7 @@ const OPENED_CACHE_SIZE = 10_000;
 const CRED_CHARS = 22;
 
 const payloadSchema = z.strictObject({
-  v: z.literal(1),
+  v: z.literal(2),
   sub: z.string().min(1).max(256),
   sid: z.string().min(16).max(64),
   iat: z.number().int().nonnegative(),
@@ -129,7 +133,7 @@ export function createSessionSealer(
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(AAD);
-    const plaintext = Buffer.from(JSON.stringify({ v: 1, ...claims }), 'utf8');
+    const plaintext = Buffer.from(JSON.stringify({ v: 2, ...claims }), 'utf8');
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     const value = [VERSION, iv, ciphertext, cipher.getAuthTag()]
       .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
