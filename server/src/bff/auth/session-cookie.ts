@@ -105,7 +105,8 @@ export function createSessionSealer(
   const key = createSecretKey(deriveKey(appSecret, 'session'));
   const credentialKey = deriveKey(appSecret, 'session-credential');
   const nowSeconds = () => Math.floor((options.now ?? Date.now)() / 1000);
-  // Per password hash, computed once: every request checks its session against the user's current password.
+  // Per password hash, computed once (one entry per user of the users file): every request checks its session
+  // against the user's current password.
   const fingerprints = new Map<string, string>();
   const fingerprint = (passwordHash: string) => {
     let cred = fingerprints.get(passwordHash);
@@ -115,7 +116,6 @@ export function createSessionSealer(
         .digest()
         .subarray(0, 16)
         .toString('base64url');
-      if (fingerprints.size >= OPENED_CACHE_SIZE) fingerprints.clear();
       fingerprints.set(passwordHash, cred);
     }
     return cred;
