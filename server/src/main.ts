@@ -20,6 +20,8 @@ import { type RunningSandbox, sandboxOptionsFromEnv, startSandbox } from './sand
  * container platform usually allows between its SIGTERM and SIGKILL.
  */
 const SHUTDOWN_DRAIN_MS = 25_000;
+/** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
+const KEEP_ALIVE_MS = 65_000;
 
 function stop(line: string): never {
   console.error(line);
@@ -119,6 +121,9 @@ async function main(): Promise<void> {
     });
     listening.once('error', onListenError);
   });
+  // Behind a proxy (see the README), an idle connection must outlive the proxy's own idle timeout (60 s for nginx
+  // and AWS load balancers): closed first by us, it can be reused by the proxy in the same moment and fail as a 502.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   // Before the first line is printed: whoever reads it may signal us at once.
   const closeServer = gracefulCloser(server);
   let closing = false;
