@@ -157,42 +157,38 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const timer = setTimeout(() => stop({ kind: 'timeout' }), timeoutMs);
       const onCallerAbort = () => stop({ kind: 'aborted' });
       caller?.addEventListener('abort', onCallerAbort, { once: true });
-      try {
-        agent.dispatch(
-          { origin, path, method: 'GET', headers },
-          {
-            onRequestStart(started) {
-              controller = started;
-              // Stopped while it waited in the pool's queue.
-              if (settled) started.abort(new Error('upstream exchange stopped before it started'));
-            },
-            onResponseStart(_, statusCode, answerHeaders) {
-              status = statusCode;
-              responseHeaders = answerHeaders;
-              if (Number(answerHeaders['content-length']) > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
-            },
-            // A page usually comes in one read: that chunk is the socket's own, which nothing reads into again,
-            // so the body (and a decoded page's views of it) may keep it.
-            onResponseData(_, chunk) {
-              size += chunk.length;
-              if (size > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
-              else chunks.push(chunk);
-            },
-            onResponseEnd() {
-              const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-              settle({ kind: 'answer', status, headers: responseHeaders, body });
-            },
-            onResponseError(_, error) {
-              settle(
-                isTimeoutError(error) ? { kind: 'timeout' } : { kind: 'network', detail: errorCode(error) },
-              );
-            },
+      // A failure to dispatch at all (a closed client) also comes to onResponseError: dispatch itself never throws.
+      agent.dispatch(
+        { origin, path, method: 'GET', headers },
+        {
+          onRequestStart(started) {
+            controller = started;
+            // Stopped while it waited in the pool's queue.
+            if (settled) started.abort(new Error('upstream exchange stopped before it started'));
           },
-        );
-      } catch (error) {
-        settle({ kind: 'network', detail: errorCode(error) });
-        return;
-      }
+          onResponseStart(_, statusCode, answerHeaders) {
+            status = statusCode;
+            responseHeaders = answerHeaders;
+            if (Number(answerHeaders['content-length']) > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
+          },
+          // A page usually comes in one read: that chunk is the socket's own, which nothing reads into again,
+          // so the body (and a decoded page's views of it) may keep it.
+          onResponseData(_, chunk) {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
+            else chunks.push(chunk);
+          },
+          onResponseEnd() {
+            const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+            settle({ kind: 'answer', status, headers: responseHeaders, body });
+          },
+          onResponseError(_, error) {
+            settle(
+              isTimeoutError(error) ? { kind: 'timeout' } : { kind: 'network', detail: errorCode(error) },
+            );
+          },
+        },
+      );
       options.afterSend?.();
     });
   }
