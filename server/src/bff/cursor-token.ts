@@ -7,6 +7,7 @@ import {
   randomBytes,
 } from 'node:crypto';
 import { CURSOR_PATTERN } from '@payments/shared';
+import type { Defer } from './housekeeping.ts';
 
 /** What a pagination session is bound to: the next page must be asked for with exactly these. */
 export interface CursorBinding {
@@ -53,10 +54,7 @@ function randomIvs(): () => Buffer {
  * than sealing a cursor with it, so the next is made by `defer` (the BFF's housekeeping, see housekeeping.ts)
  * after the one taken, instead of while the browser waits. A cipher is used for one token only.
  */
-function cipherSupply(
-  secret: KeyObject,
-  defer: (task: () => void) => void,
-): () => { cipher: CipherGCM; iv: Buffer } {
+function cipherSupply(secret: KeyObject, defer: Defer): () => { cipher: CipherGCM; iv: Buffer } {
   const nextIv = randomIvs();
   const make = () => {
     const iv = nextIv();
@@ -80,7 +78,7 @@ function cipherSupply(
 }
 
 /** Runs a task in a `setImmediate` that never keeps the process alive. */
-const nextTurn = (task: () => void) => {
+const nextTurn: Defer = (task) => {
   setImmediate(task).unref();
 };
 
@@ -88,10 +86,7 @@ const nextTurn = (task: () => void) => {
  * The BFF's own cursor: AES-256-GCM sealed, so the browser can neither read the upstream cursor nor change the
  * binding. Stateless: any process holding the same key (derived from `APP_SECRET`) opens it.
  */
-export function createCursorTokens(
-  key: Buffer,
-  { defer = nextTurn }: { defer?: (task: () => void) => void } = {},
-): CursorTokens {
+export function createCursorTokens(key: Buffer, { defer = nextTurn }: { defer?: Defer } = {}): CursorTokens {
   if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
   // A KeyObject made once: given a raw Buffer, every createCipheriv first probes it as a KeyObject and a
   // CryptoKey, and each failed probe builds a TypeError with a stack trace (~35 µs per token, measured).

@@ -5,9 +5,12 @@
  * upstream then takes far longer to answer than this work takes), or after `maxDelayMs` when no request goes
  * upstream. A graceful stop runs what is queued (the BFF's close()); a crash loses at most `maxDelayMs` of it.
  */
+/** Queues `task` for the next idle moment. */
+export type Defer = (task: () => void) => void;
+
 export interface Housekeeping {
   /** Queues `task` for the next idle moment. */
-  defer(task: () => void): void;
+  defer: Defer;
   /**
    * Call right after a request was handed to the connection pool: queued tasks run in a `setImmediate`, after the
    * pool's own immediate that writes the request, while the upstream works on it.

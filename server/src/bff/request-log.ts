@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { BffEnv } from './bff-env.ts';
+import type { Defer } from './housekeeping.ts';
 
 export type Logger = (line: string) => void;
 
@@ -55,7 +56,7 @@ export function logEvent(
  * attempts, user, request id. The id is also returned as `X-Request-Id` (security-headers.ts sets it) so that a
  * user's report can be found.
  */
-export function requestLog(logger: Logger, defer: (task: () => void) => void): MiddlewareHandler<BffEnv> {
+export function requestLog(logger: Logger, defer: Defer): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     const started = performance.now();
     const id = randomUUID();
