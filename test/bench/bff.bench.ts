@@ -12,22 +12,26 @@
  * process hop on this machine, the floor under any BFF; the BFF's added latency is best read against it.
  *
  * Reading the one-connection figures (measured on the 2-vCPU bench machine):
+ * - The machine drifts, within minutes, by more than the BFF's own work. In its fast phase the hop's floor is
+ *   0.21-0.29 ms and the BFF's added p50 0.41-0.53 ms (builds of 2026-11-23). In slow phases, seen on other days,
+ *   the floor was 0.57-0.76 ms and the BFF's own share about doubled with it, which took the added p50 over 1 ms
+ *   in some runs. Read the added p50 with the floor printed beside it.
+ * - Where the BFF's share goes: median µs per page inside the process, fast phase, timed with diagnostics_channel
+ *   (http server, undici) and marks in a scratch copy of the BFF. Hono and the node adapter up to the first
+ *   middleware 16; the middlewares (request id, CSRF, session, query) 19; building the upstream request 15; the page
+ *   scan 48; sealing the next cursor 22; the page body and unwinding 13; writing the 40 KB answer 40-53 (the
+ *   bytes-only proxy: 32). Main-thread CPU per page ~420 µs, the proxy's ~250. Each step costs several times what
+ *   it costs in a hot loop (sealing: 22 µs here, 6 µs in a loop), most likely because the client and the upstream
+ *   run on the same two cores between two pages and leave the caches cold. No one step is large enough to move the
+ *   added p50 alone: an older build that skipped the page scan altogether measured within the noise of the real
+ *   one, in two interleaved runs.
  * - The client sends its next request within ~0.1 ms of the last answer, so work the BFF defers until after a
  *   response (a setImmediate) still delays the next request. The BFF therefore does such work (the request log's
  *   line, the next cursor's cipher) while it waits on the upstream instead (server/src/bff/housekeeping.ts).
- *   Measured in one interleaved run against the build before (two processes each), that and cutting per-request
- *   work in the request path took the added p50 from 1.03-1.05 ms to 0.74-0.77 (floor 0.49), and the BFF's
- *   main-thread CPU per request from ~910 µs to ~750 (the bytes-only proxy's: 431).
- * - BFF processes of the same build, started side by side and measured in the same slices, differ by up to
+ * - BFF processes of the same build, started side by side and measured in the same slices, have differed by up to
  *   0.6 ms of added p50, in every segment of the request alike (where the scheduler puts them). Hence several
  *   processes per run, the target read on the median one. To compare two builds, run at least two processes of
  *   each, interleaved, rather than one `pnpm bench` after the other.
- * - The machine itself drifts by as much, within minutes: the same build's median added p50 measured 0.74 ms in
- *   one run and 1.58 in another, with the hop's floor at 0.32 and 0.68 ms. Read the added p50 with the floor
- *   printed beside it.
- * - What is left of the BFF's own work is within that noise: a build that skipped the page scan (the largest
- *   single item, ~40 µs per page) measured 0.66-0.76 ms against the real build's 0.76-0.99 in one interleaved
- *   run, and 0.69-0.89 against 0.66-0.78 in the next (three processes each).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
