@@ -5,7 +5,7 @@ import { appConfigSchema, type Payment, paymentPageSchema, problemSchema } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff } from './create-bff.ts';
 import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
-import { createHarness, type Harness } from './testing/bff-harness.ts';
+import { createHarness, type Harness, PASSWORD } from './testing/bff-harness.ts';
 
 let h: Harness;
 let cookie: string;
@@ -53,6 +53,13 @@ async function walkBff(company: string, filters: Record<string, string>, limit: 
     cursor = page.next_cursor;
   } while (cursor);
   return rows;
+}
+
+/** A cell as the export writes it and parseCsv reads it back: empty for null, formula-like text behind a quote. */
+function csvText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 function parseCsv(text: string): string[][] {
@@ -225,7 +232,7 @@ describe('GET /api/payments/export.csv', () => {
     );
     const rows = parseCsv(await response.text());
     const [header, ...body] = rows;
-    expect(header?.slice(0, 9)).toEqual([
+    const columns = [
       'id',
       'company_id',
       'created_at',
@@ -235,20 +242,42 @@ describe('GET /api/payments/export.csv', () => {
       'description',
       'counterparty',
       'reference',
-    ]);
+    ] as const;
+    expect(header).toEqual([...columns, 'other_fields']);
     const direct = await walkSandbox('acme', { status: 'COMPLETED' });
     expect(direct.length).toBeGreaterThan(100);
-    expect(body.map((r) => r[0])).toEqual(direct.map((p) => String(p.id)));
-    expect(body.map((r) => r[4])).toEqual(direct.map((p) => String(p.amount)));
-    // Every description survives the round trip, neutralised where it could be a formula.
-    expect(body.map((r) => r[6])).toEqual(
-      direct.map((p) => {
-        const text = p.description ?? '';
-        return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-      }),
-    );
+    // Every cell of every row as the sandbox has it, text that could be a formula neutralised; the sandbox's
+    // records have no fields beyond the known ones, so other_fields stays empty.
+    expect(body).toEqual(direct.map((p) => [...columns.map((column) => csvText(p[column])), '']));
     expect(h.recorded.length).toBe(Math.ceil(direct.length / 100));
     expect(h.recorded.every((r) => r.query.limit?.[0] === '100')).toBe(true);
+  });
+
+  it('names the file after the company and the date where the BFF runs, not the date in UTC', async () => {
+    // 02:30 UTC on 1 March is still 28 February in New York.
+    const bff = createBff({
+      ...h.config,
+      timeZone: 'America/New_York',
+      now: () => Date.parse('2026-03-01T02:30:00Z'),
+    });
+    try {
+      const signedIn = await bff.app.request('/api/session', {
+        method: 'POST',
+        headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+      });
+      const own = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const response = await bff.app.request('/api/payments/export.csv', {
+        method: 'HEAD',
+        headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme-eu-de' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toBe(
+        'attachment; filename="payments-acme-eu-de-2026-02-28.csv"',
+      );
+    } finally {
+      await bff.close();
+    }
   });
 
   it('answers HEAD with the download headers and no walk of the upstream', async () => {
@@ -336,20 +365,47 @@ describe('health, security headers, SPA', () => {
     }
   });
 
-  it('every response carries the strict CSP, nosniff, no-referrer and frame denial', async () => {
-    for (const response of [
-      await h.call('/api/payments?limit=1', { cookie }),
-      await h.call('/api/config', { cookie }),
-      await h.bff.app.request('/api/config'),
-      await h.bff.app.request('/'),
-      await h.bff.app.request('/healthz'),
-    ]) {
+  it('every response carries our security headers, and no data response may be stored', async () => {
+    const read = async (response: Response) => {
+      await response.arrayBuffer();
+      return response;
+    };
+    const data = [
+      await read(await h.call('/api/payments?limit=1', { cookie })),
+      await read(await h.call('/api/payments/export.csv?status=FAILED', { cookie })),
+      await read(await h.call('/api/payments?limit=abc', { cookie })),
+      await read(await h.call('/api/config', { cookie })),
+      await read(await h.call('/api/config')),
+      await read(await h.bff.app.request('/api/config')),
+      await read(await h.call('/api/nope', { cookie })),
+      await read(await h.bff.app.request('/healthz')),
+      await read(await h.bff.app.request('/readyz')),
+    ];
+    expect(data.map((response) => response.status)).toEqual([200, 200, 400, 200, 401, 403, 404, 200, 200]);
+    const spa = await read(await h.bff.app.request('/'));
+    for (const response of [...data, spa]) {
       expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
-      expect(response.headers.get('content-security-policy')).not.toContain('unsafe-inline');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(response.headers.get('permissions-policy')).toBe(
+        'camera=(), microphone=(), geolocation=(), payment=()',
+      );
     }
+    for (const response of data) expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(spa.headers.get('cache-control')).toBe('no-cache');
+    const csp = (data[0]?.headers.get('content-security-policy') ?? '').split('; ');
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+    ])
+      expect(csp).toContain(directive);
+    expect(csp.join('; ')).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 
   it('a page, whose headers are set in one go, carries exactly the headers of any other data response', async () => {
