@@ -85,109 +85,107 @@ async function expectProblem(response: Response, status: number, code: string) {
   return body;
 }
 
-describe('a misbehaving upstream ends in the right problem, never a 500 or a hang', () => {
-  it('refused connection → 502 upstream_unavailable', async () => {
-    const { bff } = bffFor(`http://127.0.0.1:${await closedPort()}/v1`);
-    await expectProblem(await (await signedIn(bff.app))('/api/payments'), 502, 'upstream_unavailable');
-  });
-
-  it('timeout → 504 upstream_timeout', async () => {
-    const upstream = await scripted(() => new Promise<Response>(() => {}));
-    const { bff } = bffFor(upstream.baseUrl, { attemptTimeoutMs: 100, deadlineMs: 400 });
-    const started = Date.now();
-    await expectProblem(await (await signedIn(bff.app))('/api/payments'), 504, 'upstream_timeout');
-    expect(Date.now() - started).toBeLessThan(2_000);
-  });
-
-  it('500 (the sandbox failing every request) → 502 upstream_unavailable', async () => {
-    const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { error500: 1 } });
-    cleanups.push(sandbox.close);
-    const { bff } = bffFor(sandbox.baseUrl);
-    await expectProblem(await (await signedIn(bff.app))('/api/payments'), 502, 'upstream_unavailable');
-  });
-
-  it('503 then success → retried, 200', async () => {
-    const upstream = await scripted(
-      () => new Response('down', { status: 503 }),
-      () => Response.json(page(2, null)),
-    );
-    const { bff, logs } = bffFor(upstream.baseUrl);
-    const response = await (await signedIn(bff.app))('/api/payments');
-    expect(response.status).toBe(200);
-    expect(upstream.calls()).toBe(2);
-    bff.runHousekeeping();
-    const line = logs
-      .map((l) => JSON.parse(l))
-      .find((l) => l.msg === 'request' && l.path === '/api/payments');
-    expect(line).toMatchObject({ status: 200, upstream_attempts: 2, user: 'demo' });
-  });
-
-  it('429 with Retry-After → waited, then 200', async () => {
-    const upstream = await scripted(
-      () => new Response('{"oops":1}', { status: 429, headers: { 'retry-after': '1' } }),
-      () => Response.json(page(1, null)),
-    );
-    const { bff } = bffFor(upstream.baseUrl);
-    const started = Date.now();
-    const response = await (await signedIn(bff.app))('/api/payments');
-    expect(response.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
-  });
-
-  it('429 for longer than the deadline (the sandbox limiting every request) → 503 rate_limited with Retry-After', async () => {
-    const sandbox = await startSandbox({
-      seedCount: 50,
-      port: 0,
-      faults: { rate429: 1, retryAfterSeconds: 30 },
+// Both routes that call the upstream: the list, and the export, whose first page is fetched before it answers.
+describe.each(['/api/payments', '/api/payments/export.csv'])(
+  '%s: a misbehaving upstream ends in the right problem, never a 500 or a hang',
+  (route) => {
+    it('refused connection → 502 upstream_unavailable', async () => {
+      const { bff } = bffFor(`http://127.0.0.1:${await closedPort()}/v1`);
+      await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_unavailable');
     });
-    cleanups.push(sandbox.close);
-    const { bff } = bffFor(sandbox.baseUrl);
-    const response = await (await signedIn(bff.app))('/api/payments');
-    expect(response.headers.get('retry-after')).toBe('30');
-    await expectProblem(response, 503, 'rate_limited');
-  });
 
-  it('malformed JSON (from the sandbox fault injection) → 502 upstream_bad_response', async () => {
-    const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { malformed: 1 } });
-    cleanups.push(sandbox.close);
-    const { bff } = bffFor(sandbox.baseUrl);
-    await expectProblem(await (await signedIn(bff.app))('/api/payments'), 502, 'upstream_bad_response');
-  });
-
-  it('has_more=true with a null cursor → 502 upstream_bad_response', async () => {
-    const upstream = await scripted(() => Response.json({ data: [], has_more: true, next_cursor: null }));
-    const { bff } = bffFor(upstream.baseUrl);
-    await expectProblem(await (await signedIn(bff.app))('/api/payments'), 502, 'upstream_bad_response');
-  });
-
-  it('upstream 401 (wrong credentials at the sandbox) → 502 upstream_rejected_credentials', async () => {
-    const sandbox = await startSandbox({ seedCount: 50, port: 0 });
-    cleanups.push(sandbox.close);
-    const { bff } = bffFor(sandbox.baseUrl, {
-      credentials: { secretId: 'sandbox_id', secretPassword: 'wrong' },
+    it('timeout → 504 upstream_timeout', async () => {
+      const upstream = await scripted(() => new Promise<Response>(() => {}));
+      const { bff } = bffFor(upstream.baseUrl, { attemptTimeoutMs: 100, deadlineMs: 400 });
+      const started = Date.now();
+      await expectProblem(await (await signedIn(bff.app))(route), 504, 'upstream_timeout');
+      expect(Date.now() - started).toBeLessThan(2_000);
     });
-    await expectProblem(
-      await (await signedIn(bff.app))('/api/payments'),
-      502,
-      'upstream_rejected_credentials',
-    );
-  });
 
-  it('upstream 403 → 403 forbidden_company', async () => {
-    const upstream = await scripted(() => new Response('<h1>Forbidden</h1>', { status: 403 }));
-    const { bff } = bffFor(upstream.baseUrl);
-    const get = await signedIn(bff.app);
-    await expectProblem(await get('/api/payments', { 'X-Company-Id': 'acme-eu' }), 403, 'forbidden_company');
-    expect(upstream.calls()).toBe(1);
-  });
+    it('500 (the sandbox failing every request) → 502 upstream_unavailable', async () => {
+      const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { error500: 1 } });
+      cleanups.push(sandbox.close);
+      const { bff } = bffFor(sandbox.baseUrl);
+      await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_unavailable');
+    });
 
-  it('never echoes the upstream error body to the browser', async () => {
-    const upstream = await scripted(() => new Response('SECRET-INTERNAL-STACKTRACE', { status: 500 }));
-    const { bff } = bffFor(upstream.baseUrl);
-    const response = await (await signedIn(bff.app))('/api/payments');
-    expect(await response.text()).not.toContain('SECRET-INTERNAL');
-  });
-});
+    it('503 then success → retried, 200', async () => {
+      const upstream = await scripted(
+        () => new Response('down', { status: 503 }),
+        () => Response.json(page(2, null)),
+      );
+      const { bff, logs } = bffFor(upstream.baseUrl);
+      const response = await (await signedIn(bff.app))(route);
+      expect(response.status).toBe(200);
+      expect(upstream.calls()).toBe(2);
+      bff.runHousekeeping();
+      const line = logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'request' && l.path === route);
+      expect(line).toMatchObject({ status: 200, upstream_attempts: 2, user: 'demo' });
+    });
+
+    it('429 with Retry-After → waited, then 200', async () => {
+      const upstream = await scripted(
+        () => new Response('{"oops":1}', { status: 429, headers: { 'retry-after': '1' } }),
+        () => Response.json(page(1, null)),
+      );
+      const { bff } = bffFor(upstream.baseUrl);
+      const started = Date.now();
+      const response = await (await signedIn(bff.app))(route);
+      expect(response.status).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+    });
+
+    it('429 for longer than the deadline (the sandbox limiting every request) → 503 rate_limited with Retry-After', async () => {
+      const sandbox = await startSandbox({
+        seedCount: 50,
+        port: 0,
+        faults: { rate429: 1, retryAfterSeconds: 30 },
+      });
+      cleanups.push(sandbox.close);
+      const { bff } = bffFor(sandbox.baseUrl);
+      const response = await (await signedIn(bff.app))(route);
+      expect(response.headers.get('retry-after')).toBe('30');
+      await expectProblem(response, 503, 'rate_limited');
+    });
+
+    it('malformed JSON (from the sandbox fault injection) → 502 upstream_bad_response', async () => {
+      const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { malformed: 1 } });
+      cleanups.push(sandbox.close);
+      const { bff } = bffFor(sandbox.baseUrl);
+      await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_bad_response');
+    });
+
+    it('has_more=true with a null cursor → 502 upstream_bad_response', async () => {
+      const upstream = await scripted(() => Response.json({ data: [], has_more: true, next_cursor: null }));
+      const { bff } = bffFor(upstream.baseUrl);
+      await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_bad_response');
+    });
+
+    it('upstream 401 (wrong credentials at the sandbox) → 502 upstream_rejected_credentials', async () => {
+      const sandbox = await startSandbox({ seedCount: 50, port: 0 });
+      cleanups.push(sandbox.close);
+      const { bff } = bffFor(sandbox.baseUrl, {
+        credentials: { secretId: 'sandbox_id', secretPassword: 'wrong' },
+      });
+      await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_rejected_credentials');
+    });
+
+    it('upstream 403 → 403 forbidden_company', async () => {
+      const upstream = await scripted(() => new Response('<h1>Forbidden</h1>', { status: 403 }));
+      const { bff } = bffFor(upstream.baseUrl);
+      const get = await signedIn(bff.app);
+      await expectProblem(await get(route, { 'X-Company-Id': 'acme-eu' }), 403, 'forbidden_company');
+      expect(upstream.calls()).toBe(1);
+    });
+
+    it('never echoes the upstream error body to the browser', async () => {
+      const upstream = await scripted(() => new Response('SECRET-INTERNAL-STACKTRACE', { status: 500 }));
+      const { bff } = bffFor(upstream.baseUrl);
+      const response = await (await signedIn(bff.app))(route);
+      expect(await response.text()).not.toContain('SECRET-INTERNAL');
+    });
+  },
+);
 
 describe('export over real HTTP', () => {
   async function serveBff(baseUrl: string) {
