@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrottle, createUserStore } from './auth/index.ts';
 import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, testAuthenticator } from './testing/bff-harness.ts';
-import { median } from './testing/median.ts';
 
 let h: Harness;
 
@@ -300,27 +299,26 @@ describe('sign-in answers', () => {
     }
   });
 
-  it('answers for an unknown user and for a wrong password take times a client cannot tell apart', async () => {
-    // A throttle that never trips, so every sample runs the full sign-in path; the samples alternate so that
-    // background load falls on both sides alike.
-    const bff = createBff({ ...h.config, throttle: createThrottle({ maxFailures: 10_000 }) });
-    const timed = async (username: string) => {
-      const started = performance.now();
-      const response = await signIn(bff.app, username, 'wrong password');
-      await response.arrayBuffer();
-      expect(response.status).toBe(401);
-      return performance.now() - started;
-    };
+  it('an unknown user and a wrong password each cost one full password check, so their timing matches', async () => {
+    // Counted rather than timed: that the check itself takes the same time for a known and an unknown name is
+    // measured in auth/authenticate.test.ts, at a cost where scrypt and not scheduling noise sets the time. Timing
+    // whole sign-ins here, at the harness's cheap cost, failed under the load of a full test run.
+    const checked: string[] = [];
+    const authenticator = testAuthenticator(h.config.users);
+    const bff = createBff({
+      ...h.config,
+      throttle: createThrottle({ maxFailures: 10_000 }),
+      authenticator: {
+        authenticate(username, password) {
+          checked.push(username);
+          return authenticator.authenticate(username, password);
+        },
+      },
+    });
     try {
-      const unknown: number[] = [];
-      const wrong: number[] = [];
-      for (let i = 0; i < 20; i += 1) {
-        unknown.push(await timed(`nobody-${i}`));
-        wrong.push(await timed('demo'));
-      }
-      const ratio = median(unknown) / median(wrong);
-      expect(ratio).toBeGreaterThan(0.67);
-      expect(ratio).toBeLessThan(1.5);
+      expect((await signIn(bff.app, 'nobody-here', 'wrong password')).status).toBe(401);
+      expect((await signIn(bff.app, 'demo', 'wrong password')).status).toBe(401);
+      expect(checked).toEqual(['nobody-here', 'demo']);
     } finally {
       await bff.close();
     }
