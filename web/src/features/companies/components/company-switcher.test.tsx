@@ -11,18 +11,19 @@ const companies = [
 
 afterEach(cleanup);
 
-function open(onSelect = vi.fn()) {
-  render(<CompanySwitcher companies={companies} value="root" onSelect={onSelect} />);
+function open(onSelect = vi.fn(), value = 'root') {
+  render(<CompanySwitcher companies={companies} value={value} onSelect={onSelect} />);
   fireEvent.click(screen.getByRole('button', { name: /Company/ }));
   return { onSelect, search: screen.getByRole('combobox', { name: 'Search companies' }) };
 }
 
 describe('CompanySwitcher', () => {
   it('opens on the current company with focus in the search box', () => {
-    const { search } = open();
+    // A company deep in the tree: the first item is where a switcher that ignored the value would open.
+    const { search } = open(vi.fn(), 'fr');
     expect(document.activeElement).toBe(search);
     const active = document.getElementById(search.getAttribute('aria-activedescendant') ?? '');
-    expect(active?.textContent).toContain('Acme Group');
+    expect(active?.textContent).toContain('Acme France');
   });
 
   it('is operated by keyboard: arrows move, Enter chooses', () => {
@@ -55,8 +56,9 @@ describe('CompanySwitcher', () => {
   });
 
   it('choosing the company already shown changes nothing', () => {
-    const { onSelect, search } = open();
+    const { onSelect, search } = open(vi.fn(), 'fr');
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(onSelect).not.toHaveBeenCalled();
+    expect(screen.queryByRole('tree')).toBeNull();
   });
 });
