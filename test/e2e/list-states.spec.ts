@@ -62,6 +62,38 @@ test('a failed page keeps the loaded rows, and Retry resumes from where it faile
   expect(cursors[1]).toBe(cursors[0]);
 });
 
+test('a failed first page says why, and Retry asks for the first page again and shows it', async ({
+  page,
+}) => {
+  const asked: Array<string | null> = [];
+  await page.route('**/api/payments?*', async (route) => {
+    asked.push(new URL(route.request().url()).searchParams.get('cursor'));
+    if (asked.length > 1) return route.continue();
+    await route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({
+        type: 'urn:payments-dashboard:problem:upstream_unavailable',
+        title: 'Payments service unavailable',
+        status: 503,
+        detail: 'injected by the test',
+        code: 'upstream_unavailable',
+      }),
+    });
+  });
+  await page.goto('/?limit=25');
+  await expect(page.getByRole('alert')).toContainText('The payments service is not answering right now');
+  await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
+  // Asked once: the failure is shown, not tried again behind the user's back.
+  expect(asked).toEqual([null]);
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // Retry asked for the first page again; the pages after it follow from its cursor.
+  expect(asked[1]).toBeNull();
+  expect(asked.slice(2).every((cursor) => cursor !== null)).toBe(true);
+});
+
 test('a view without payments says so and offers to clear the filters', async ({ page }) => {
   await page.goto('/?company=acme-us-ca&status=FAILED&date_from=2026-05-31T23:59:59');
   await expect(page.getByText('No payments match these filters.')).toBeVisible();

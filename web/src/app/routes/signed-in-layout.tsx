@@ -37,14 +37,16 @@ export function SignedInLayout() {
   );
 
   // The first page of the list is asked for together with the session and the config, not after them; only on
-  // arrival, later views are fetched by the list itself.
+  // arrival, later views are fetched by the list itself. Not when it has been asked for already (on a page load,
+  // app/first-requests.ts did): a first page that failed waits for the user's Retry, not for a silent second try.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
   useEffect(() => {
-    if (isListPath(location.pathname)) {
-      void queryClient.prefetchInfiniteQuery(
-        paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(location.search)))),
-      );
-    }
+    if (!isListPath(location.pathname)) return;
+    const firstPage = paymentsQueryOptions(
+      paymentsSessionOf(parseListView(new URLSearchParams(location.search))),
+    );
+    if (queryClient.getQueryState(firstPage.queryKey) === undefined)
+      void queryClient.prefetchInfiniteQuery(firstPage);
   }, []);
 
   useEffect(() => {
