@@ -58,17 +58,20 @@ export async function signInByApi(page: Page): Promise<void> {
   expect(response.status()).toBe(200);
 }
 
+/** The rows the table has rendered now, top to bottom: each one's position in the whole list and its payment id. */
+export async function renderedRows(page: Page): Promise<Array<{ index: number; id: string }>> {
+  const rows = await page.locator('tbody tr[data-row-id]').evaluateAll((elements) =>
+    elements.map((row) => ({
+      id: row.getAttribute('data-row-id') ?? '',
+      index: Number(row.getAttribute('aria-rowindex')),
+    })),
+  );
+  return rows.sort((a, b) => a.index - b.index);
+}
+
 /** The payment ids of the rows the table has rendered now, top to bottom. */
 export async function renderedIds(page: Page): Promise<string[]> {
-  return page.locator('tbody tr[data-row-id]').evaluateAll((rows) =>
-    rows
-      .map((row) => ({
-        id: row.getAttribute('data-row-id') ?? '',
-        index: Number(row.getAttribute('aria-rowindex')),
-      }))
-      .sort((a, b) => a.index - b.index)
-      .map((row) => row.id),
-  );
+  return (await renderedRows(page)).map((row) => row.id);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
