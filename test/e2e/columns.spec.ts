@@ -1,6 +1,6 @@
-import { expect, signInByApi, test } from './fixtures.ts';
+import { expect, renderedIds, signInByApi, test } from './fixtures.ts';
 
-test('fields unknown to the dashboard can be turned on as columns, and the choice survives a reload', async ({
+test('fields unknown to the dashboard can be turned on as columns, survive a reload, and show in the detail view', async ({
   page,
 }) => {
   await signInByApi(page);
@@ -26,4 +26,11 @@ test('fields unknown to the dashboard can be turned on as columns, and the choic
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'settlement_batch' })).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Reference' })).toHaveCount(0);
+
+  // The detail view shows every field, the ones the dashboard does not know included.
+  const [first] = await renderedIds(page);
+  if (!first) throw new Error('no rows drawn');
+  await page.getByRole('link', { name: first }).click();
+  const drawer = page.getByRole('dialog', { name: `Payment ${first}` });
+  await expect(drawer.locator('dd[data-field="settlement_batch"]')).toHaveText(`B-${first.slice(-3)}`);
 });

@@ -29,6 +29,28 @@ test('the status filter goes into the URL and shows only payments of that status
   await expect(page.locator('tbody [data-column="status"]').filter({ hasNotText: 'FAILED' })).toHaveCount(0);
 });
 
+test('a status the dashboard does not know can be chosen once a page holds it, and from a link', async ({
+  page,
+}) => {
+  // The spec's status list is open: a real upstream may send a status the dashboard was not built with.
+  await page.route('**/api/payments?*', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Array<{ status: string }> };
+    if (body.data[0]) body.data[0].status = 'SETTLED';
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto('/');
+  await firstRows(page);
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await expect(status.locator('option', { hasText: /^SETTLED$/ })).toHaveCount(1);
+  await status.selectOption('SETTLED');
+  await expect(page).toHaveURL(/[?&]status=SETTLED/);
+
+  await page.unrouteAll();
+  await page.goto('/?status=ON_HOLD');
+  await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('ON_HOLD');
+});
+
 test('the date-from filter takes seconds, says its zone, and shows only payments from then on', async ({
   page,
 }) => {
