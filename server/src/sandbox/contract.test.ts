@@ -35,6 +35,25 @@ describe('part 2: resources and the page envelope', () => {
     expect(last?.next_cursor).toBeNull();
   });
 
+  it('has_more is true exactly when rows remain: a list of 2 × limit rows takes 2 pages, not an empty third', async () => {
+    // A filtered list with an even number of rows, so that a page size of half of it ends on a page boundary.
+    const lists = ['acme-us-ca', 'acme-us-ny', 'acme-eu-fr', 'acme-eu-de'].flatMap((companyId) =>
+      KNOWN_STATUSES.map((status) => ({ companyId, status, ids: expectedIds(store, { companyId, status }) })),
+    );
+    const even = lists.find(({ ids }) => ids.length >= 4 && ids.length <= 200 && ids.length % 2 === 0);
+    if (!even) throw new Error('no filtered list of an even size: change the seed');
+    const size = even.ids.length / 2;
+    const { ids, pages } = await walk(app, {
+      company: even.companyId,
+      query: { status: even.status, limit: String(size) },
+    });
+    expect(ids).toEqual(even.ids);
+    expect(pages.map((p) => [p.data.length, p.has_more])).toEqual([
+      [size, true],
+      [size, false],
+    ]);
+  });
+
   it('rule 2: when has_more is true, next_cursor is a string', async () => {
     const first = await page(app, { query: { limit: '10' } });
     expect(first.has_more).toBe(true);
@@ -80,6 +99,17 @@ describe('part 2: resources and the page envelope', () => {
     // Grandchildren exist, so "indirect descendant" can be tested.
     const parents = new Map(tree.map((c) => [c.id, c.parent_id]));
     expect(tree.some((c) => c.parent_id !== null && parents.get(c.parent_id) !== null)).toBe(true);
+  });
+
+  it('each set of credentials sees its own company tree, and none without credentials', async () => {
+    const other = await app.request('/_sandbox/companies', { headers: { Authorization: OTHER_AUTH } });
+    expect(other.status).toBe(200);
+    const tree = companyTreeSchema.parse(await other.json());
+    expect(tree.find((c) => c.parent_id === null)?.id).toBe('globex');
+    expect(tree.filter((c) => c.id.startsWith('acme'))).toEqual([]);
+    const anonymous = await app.request('/_sandbox/companies');
+    await expectProblem(anonymous, 401, 'unauthenticated');
+    expect(anonymous.headers.get('WWW-Authenticate')).toMatch(/^Basic realm="sandbox"/);
   });
 });
 
@@ -134,6 +164,23 @@ describe('part 4: endpoints and pagination rules', () => {
       expect(row.status).toBe('AWAITING');
       expect(row.created_at >= filters.dateFrom).toBe(true);
     }
+  });
+
+  it('date_from is inclusive: the payments created at exactly that second are listed, and nothing older', async () => {
+    const rows = (await walk(app, { company: 'acme-eu-de', query: { limit: '100' } })).pages.flatMap(
+      (p) => p.data,
+    );
+    const middle = rows[Math.floor(rows.length / 2)];
+    if (!middle) throw new Error('acme-eu-de has no payments');
+    const { pages } = await walk(app, {
+      company: 'acme-eu-de',
+      query: { date_from: middle.created_at, limit: '100' },
+    });
+    // Newest first: every row down to the last one of the middle row's second.
+    const lastOfSecond = rows.findLastIndex((row) => row.created_at === middle.created_at);
+    expect(pages.flatMap((p) => p.data).map((row) => row.id)).toEqual(
+      rows.slice(0, lastOfSecond + 1).map((row) => row.id),
+    );
   });
 
   it('rule 5: the list answers alike with and without the trailing slash, and their cursors interchange', async () => {
@@ -198,6 +245,18 @@ describe('part 5: authentication', () => {
     await expectProblem(await list(custom.app, { authorization: SANDBOX_AUTH }), 401, 'invalid_credentials');
     expect((await list(custom.app, { authorization: basic('rotated', 'new-secret') })).status).toBe(200);
     custom.close();
+    // RFC 7617: the id ends at the first colon; the password may hold colons of its own.
+    const colons = createSandbox({
+      seedCount: 10,
+      credentials: { sandbox: { secretId: 'colon_id', secretPassword: 'pa:ss:word' } },
+    });
+    expect((await list(colons.app, { authorization: basic('colon_id', 'pa:ss:word') })).status).toBe(200);
+    await expectProblem(
+      await list(colons.app, { authorization: basic('colon_id', 'pa') }),
+      401,
+      'invalid_credentials',
+    );
+    colons.close();
   });
 
   it('rule 3: credentials stay secret: no response echoes the secret id or password', async () => {
@@ -349,6 +408,14 @@ describe('part 9: versioning', () => {
     const body = paymentPageSchema.parse(await response.json());
     expect(body.data.map((r) => r.id)).toEqual(
       expectedIds(store, { companyId: 'acme', status: 'COMPLETED' }).slice(40, 60),
+    );
+  });
+
+  it('rule 2: page_number alone pages by the default page size, that of limit (which replaced page_size)', async () => {
+    clock = new Date('2027-06-30T23:59:59Z');
+    const second = await page(app, { query: { page_number: '2' } });
+    expect(second.data.map((r) => r.id)).toEqual(
+      expectedIds(store, { companyId: 'acme' }).slice(LIMIT_DEFAULT, 2 * LIMIT_DEFAULT),
     );
   });
 
