@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './create-sandbox.ts';
 import { listUrl, SANDBOX_AUTH } from './test-requests.ts';
 
-const sandbox = createSandbox({ seedCount: 500, seed: 3 });
+// A fixed clock before the sunset: on the real one, the page_number/page_size cases would become 410s on the
+// sunset date (2027-07-01) with no change to the code.
+const sandbox = createSandbox({ seedCount: 500, seed: 3, now: () => new Date('2026-11-01T12:00:00Z') });
 afterAll(() => sandbox.close());
 
 async function expectClientProblem(response: Response, status?: number) {
