@@ -15,12 +15,15 @@ describe('companies', () => {
     expect(subtreeIds(tree, 'unknown').size).toBe(0);
   });
 
-  it('a tree needs exactly one root and known parents', () => {
+  it('a tree needs exactly one root, known parents and unique ids', () => {
     expect(companyTreeSchema.safeParse(tree).success).toBe(true);
     expect(companyTreeSchema.safeParse([...tree, { id: 'x', name: 'X', parent_id: null }]).success).toBe(
       false,
     );
     expect(companyTreeSchema.safeParse([...tree, { id: 'x', name: 'X', parent_id: 'nope' }]).success).toBe(
+      false,
+    );
+    expect(companyTreeSchema.safeParse([...tree, { id: 'a', name: 'A again', parent_id: 'b' }]).success).toBe(
       false,
     );
   });
