@@ -1,4 +1,20 @@
+import type { Route } from '@playwright/test';
 import { expect, renderedIds, screenshot, signInByApi, test } from './fixtures.ts';
+
+/** Answers as the BFF does when the payments service is down. */
+function answerUnavailable(route: Route): Promise<void> {
+  return route.fulfill({
+    status: 503,
+    contentType: 'application/problem+json',
+    body: JSON.stringify({
+      type: 'urn:payments-dashboard:problem:upstream_unavailable',
+      title: 'Payments service unavailable',
+      status: 503,
+      detail: 'injected by the test',
+      code: 'upstream_unavailable',
+    }),
+  });
+}
 
 test.beforeEach(async ({ page }) => {
   await signInByApi(page);
@@ -30,17 +46,7 @@ test('a failed page keeps the loaded rows, and Retry resumes from where it faile
     if (cursor) cursors.push(cursor);
     if (cursor && failed === 0) {
       failed++;
-      await route.fulfill({
-        status: 503,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({
-          type: 'urn:payments-dashboard:problem:upstream_unavailable',
-          title: 'Payments service unavailable',
-          status: 503,
-          detail: 'injected by the test',
-          code: 'upstream_unavailable',
-        }),
-      });
+      await answerUnavailable(route);
       return;
     }
     await route.continue();
@@ -69,17 +75,7 @@ test('a failed first page says why, and Retry asks for the first page again and 
   await page.route('**/api/payments?*', async (route) => {
     asked.push(new URL(route.request().url()).searchParams.get('cursor'));
     if (asked.length > 1) return route.continue();
-    await route.fulfill({
-      status: 503,
-      contentType: 'application/problem+json',
-      body: JSON.stringify({
-        type: 'urn:payments-dashboard:problem:upstream_unavailable',
-        title: 'Payments service unavailable',
-        status: 503,
-        detail: 'injected by the test',
-        code: 'upstream_unavailable',
-      }),
-    });
+    await answerUnavailable(route);
   });
   await page.goto('/?limit=25');
   await expect(page.getByRole('alert')).toContainText('The payments service is not answering right now');

@@ -5,7 +5,7 @@ import { appConfigSchema, type Payment, paymentPageSchema, problemSchema } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff } from './create-bff.ts';
 import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
-import { createHarness, type Harness, PASSWORD } from './testing/bff-harness.ts';
+import { createHarness, type Harness, signInOn } from './testing/bff-harness.ts';
 
 let h: Harness;
 let cookie: string;
@@ -261,12 +261,7 @@ describe('GET /api/payments/export.csv', () => {
       now: () => Date.parse('2026-03-01T02:30:00Z'),
     });
     try {
-      const signedIn = await bff.app.request('/api/session', {
-        method: 'POST',
-        headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
-      });
-      const own = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const own = await signInOn(bff.app);
       const response = await bff.app.request('/api/payments/export.csv', {
         method: 'HEAD',
         headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme-eu-de' },

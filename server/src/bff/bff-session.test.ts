@@ -2,7 +2,7 @@ import { problemSchema, sessionSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThrottle, createUserStore } from './auth/index.ts';
 import { createBff } from './create-bff.ts';
-import { createHarness, type Harness, PASSWORD, testAuthenticator } from './testing/bff-harness.ts';
+import { createHarness, type Harness, PASSWORD, signInOn, testAuthenticator } from './testing/bff-harness.ts';
 
 let h: Harness;
 
@@ -176,12 +176,7 @@ describe('session cookies', () => {
   it('a cookie sealed with another APP_SECRET is refused', async () => {
     const foreign = createBff({ ...h.config, appSecret: 'another-secret-another-secret-another-secret' });
     try {
-      const response = await foreign.app.request('/api/session', {
-        method: 'POST',
-        headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
-      });
-      const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const cookie = await signInOn(foreign.app);
       expect((await h.call('/api/config', { cookie })).status).toBe(401);
     } finally {
       await foreign.close();

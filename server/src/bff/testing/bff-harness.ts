@@ -39,6 +39,20 @@ export function testAuthenticator(users: UserStore) {
   return createAuthenticator(users, { dummyHash: unmatchableHash(FAST_TEST_COST) });
 }
 
+/** Signs in on `app` through its API and returns the `Cookie` header value ('' when refused). */
+export async function signInOn(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  username = 'demo',
+  password = PASSWORD,
+): Promise<string> {
+  const response = await app.request('/api/session', {
+    method: 'POST',
+    headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
 export interface Harness {
   sandbox: Sandbox;
   /** The sandbox behind a recording proxy on loopback: `${origin}/v1` is the BFF's upstream. */
