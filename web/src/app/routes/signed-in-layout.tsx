@@ -38,7 +38,8 @@ export function SignedInLayout() {
 
   // The first page of the list is asked for together with the session and the config, not after them; only on
   // arrival, later views are fetched by the list itself. Not when it has been asked for already (on a page load,
-  // app/first-requests.ts did): a first page that failed waits for the user's Retry, not for a silent second try.
+  // app/first-requests.ts did): a first page that failed then is asked once more by the list as it mounts, and
+  // a third request from here would only add load to a service that is failing.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
   useEffect(() => {
     if (!isListPath(location.pathname)) return;

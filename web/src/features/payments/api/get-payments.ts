@@ -68,9 +68,6 @@ export function paymentsQueryOptions(session: PaymentsSession) {
     // The BFF already retries the upstream's transient failures, so only a lost connection is tried again
     // here; anything else shows at once with its own "Retry".
     retry: (count, error) => isApiError(error) && error.code === 'network_error' && count < 1,
-    // The first page is prefetched before the list mounts (app/first-requests.ts): without this, a failed
-    // prefetch was asked again the moment the list mounted, so a failing first page cost two requests.
-    retryOnMount: false,
   });
 }
 
