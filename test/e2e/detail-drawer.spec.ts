@@ -57,3 +57,32 @@ test('a deep link to a payment outside the view says so instead of showing somet
   await expect(drawer).toContainText('is not among the');
   await expect(drawer.locator('dd')).toHaveCount(0);
 });
+
+test('a deep link whose view fails to load says so in the drawer, and its Retry finds the payment', async ({
+  page,
+}) => {
+  const first = (await sandboxPage({ limit: '5' })).data[0];
+  if (!first) throw new Error('the sandbox has no payments');
+  // Failed for the request made before the app draws and for the list's own.
+  let failed = 0;
+  await page.route('**/api/payments?*', async (route) => {
+    if (failed++ >= 2) return route.continue();
+    await route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({
+        type: 'urn:payments-dashboard:problem:upstream_unavailable',
+        title: 'Payments service unavailable',
+        status: 503,
+        detail: 'injected by the test',
+        code: 'upstream_unavailable',
+      }),
+    });
+  });
+  await page.goto(`/payments/${first.id}`);
+  const drawer = page.getByRole('dialog', { name: `Payment ${first.id}` });
+  // The failure, with a Retry the modal drawer does not hide, rather than "not among the 0 payments loaded".
+  await expect(drawer.getByRole('alert')).toContainText('The payments service is not answering right now');
+  await drawer.getByRole('button', { name: 'Retry' }).click();
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(first.id);
+});

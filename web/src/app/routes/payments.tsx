@@ -8,6 +8,7 @@ import { ExportButton } from '../../features/payments/components/export-button.t
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import { errorMessage, isApiError } from '../../lib/api-error.ts';
 import { DEFAULT_VIEW, type ListView, listViewQuery, parseListView } from '../../lib/list-search-params.ts';
 import { createRowMerger } from '../../lib/merge-rows.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
@@ -135,6 +136,14 @@ export function PaymentsRoute() {
             searched={rows.length}
             canSearchFurther={query.hasNextPage}
             onSearchFurther={() => setSearchLimit(rows.length + SEARCH_STEP)}
+            failure={payment === undefined && query.isError ? errorMessage(query.error) : null}
+            onRetry={
+              isApiError(query.error) && query.error.code === 'forbidden_company'
+                ? undefined
+                : query.isFetchNextPageError
+                  ? list.fetchNextPage
+                  : list.retryFirstPage
+            }
             timeZone={config.time_zone}
             onClose={closeDrawer}
           />

@@ -15,6 +15,10 @@ interface Props {
   searched: number;
   canSearchFurther: boolean;
   onSearchFurther: () => void;
+  /** Why the view's pages could not be loaded while the payment is not among them; null when they could. */
+  failure: string | null;
+  /** Asks again for the page that failed; absent when asking again cannot help (no access to the company). */
+  onRetry?: (() => void) | undefined;
   timeZone: string;
   onClose: () => void;
 }
@@ -92,6 +96,15 @@ export default function PaymentDrawer(props: Props) {
             </div>
           ))}
         </dl>
+      ) : props.failure !== null ? (
+        <div role="alert" className="panel panel--error">
+          <p>This payment could not be looked for: {props.failure}</p>
+          {props.onRetry && (
+            <button type="button" className="button" onClick={props.onRetry}>
+              Retry
+            </button>
+          )}
+        </div>
       ) : props.searching ? (
         <p role="status">Looking for this payment in the current view…</p>
       ) : (
