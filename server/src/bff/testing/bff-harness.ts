@@ -39,7 +39,7 @@ export function testAuthenticator(users: UserStore) {
   return createAuthenticator(users, { dummyHash: unmatchableHash(FAST_TEST_COST) });
 }
 
-/** Signs in on `app` through its API and returns the `Cookie` header value ('' when refused). */
+/** Signs in on `app` through its API and returns the `Cookie` header value; a refused sign-in fails the test. */
 export async function signInOn(
   app: { request(path: string, init: RequestInit): Response | Promise<Response> },
   username = 'demo',
@@ -50,7 +50,9 @@ export async function signInOn(
     headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
     body: JSON.stringify({ username, password }),
   });
-  return (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  if (response.status !== 200 || cookie === '') throw new Error(`sign-in failed: ${response.status}`);
+  return cookie;
 }
 
 export interface Harness {
