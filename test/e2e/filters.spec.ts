@@ -45,10 +45,14 @@ test('a status the dashboard does not know can be chosen once a page holds it, a
   await expect(status.locator('option', { hasText: /^SETTLED$/ })).toHaveCount(1);
   await status.selectOption('SETTLED');
   await expect(page).toHaveURL(/[?&]status=SETTLED/);
+  // The view of that status loads (the sandbox has no such payment), and the choice stays selected.
+  await expect(page.getByTestId('list-status')).toHaveText('0 payments loaded · end of list');
+  await expect(status).toHaveValue('SETTLED');
 
-  await page.unrouteAll();
+  await page.unrouteAll({ behavior: 'wait' });
   await page.goto('/?status=ON_HOLD');
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('ON_HOLD');
+  await expect(page.getByTestId('list-status')).toHaveText('0 payments loaded · end of list');
 });
 
 test('the date-from filter takes seconds, says its zone, and shows only payments from then on', async ({
