@@ -1,4 +1,13 @@
-import { expect, renderedIds, sandboxIds, sandboxPage, screenshot, signInByApi, test } from './fixtures.ts';
+import {
+  answerUnavailable,
+  expect,
+  renderedIds,
+  sandboxIds,
+  sandboxPage,
+  screenshot,
+  signInByApi,
+  test,
+} from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   await signInByApi(page);
@@ -67,17 +76,7 @@ test('a deep link whose view fails to load says so in the drawer, and its Retry 
   let failed = 0;
   await page.route('**/api/payments?*', async (route) => {
     if (failed++ >= 2) return route.continue();
-    await route.fulfill({
-      status: 503,
-      contentType: 'application/problem+json',
-      body: JSON.stringify({
-        type: 'urn:payments-dashboard:problem:upstream_unavailable',
-        title: 'Payments service unavailable',
-        status: 503,
-        detail: 'injected by the test',
-        code: 'upstream_unavailable',
-      }),
-    });
+    await answerUnavailable(route);
   });
   await page.goto(`/payments/${first.id}`);
   const drawer = page.getByRole('dialog', { name: `Payment ${first.id}` });

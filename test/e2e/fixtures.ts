@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Route } from '@playwright/test';
 import { sandboxURL, stack } from './stack.ts';
 
 export interface SandboxPayment {
@@ -101,3 +101,18 @@ export const test = base.extend<{ cspGuard: undefined }>({
 });
 
 export { expect };
+
+/** Answers as the BFF does when the payments service is down. */
+export function answerUnavailable(route: Route): Promise<void> {
+  return route.fulfill({
+    status: 503,
+    contentType: 'application/problem+json',
+    body: JSON.stringify({
+      type: 'urn:payments-dashboard:problem:upstream_unavailable',
+      title: 'Payments service unavailable',
+      status: 503,
+      detail: 'injected by the test',
+      code: 'upstream_unavailable',
+    }),
+  });
+}

@@ -1,20 +1,4 @@
-import type { Route } from '@playwright/test';
-import { expect, renderedIds, screenshot, signInByApi, test } from './fixtures.ts';
-
-/** Answers as the BFF does when the payments service is down. */
-function answerUnavailable(route: Route): Promise<void> {
-  return route.fulfill({
-    status: 503,
-    contentType: 'application/problem+json',
-    body: JSON.stringify({
-      type: 'urn:payments-dashboard:problem:upstream_unavailable',
-      title: 'Payments service unavailable',
-      status: 503,
-      detail: 'injected by the test',
-      code: 'upstream_unavailable',
-    }),
-  });
-}
+import { answerUnavailable, expect, renderedIds, screenshot, signInByApi, test } from './fixtures.ts';
 
 test.beforeEach(async ({ page }) => {
   await signInByApi(page);
