@@ -26,6 +26,19 @@ describe('configuration', () => {
     });
   });
 
+  it('takes relative file paths from the folder the command was typed in (INIT_CWD), absolute ones as they are', () => {
+    const settings = parseConfig({
+      ...production,
+      INIT_CWD: '/srv/payments',
+      PAYMENTS_COMPANIES_FILE: 'config/companies.json',
+      WEB_DIST_DIR: '/opt/web',
+    });
+    expect(settings.usersFile).toBe('/srv/payments/users.json');
+    expect(settings.companiesFile).toBe('/srv/payments/config/companies.json');
+    expect(settings.webDistDir).toBe('/opt/web');
+    expect(parseConfig({ AUTH_USERS_FILE: 'users.json' }).usersFile).toBe(`${process.cwd()}/users.json`);
+  });
+
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', PAYMENTS_BASE_URL: '' }).port).toBe(3000);
   });

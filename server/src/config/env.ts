@@ -158,14 +158,18 @@ export function parseConfig(env: Record<string, string | undefined>): Settings {
     throw new ConfigError(`${String(issue?.path[0] ?? 'environment')}: ${issue?.message ?? 'is invalid'}`);
   }
   const e = result.data;
+  // A relative path means the folder the command was typed in, as for `pnpm user:add --file`: pnpm runs the
+  // start script in server/ and says where it was invoked in INIT_CWD.
+  const base = env.INIT_CWD || process.cwd();
+  const path = (value: string | undefined) => (value === undefined ? undefined : resolve(base, value));
   return {
     environment: e.PAYMENTS_ENVIRONMENT,
     baseUrl: e.PAYMENTS_BASE_URL,
     secretId: e.PAYMENTS_SECRET_ID,
     secretPassword: e.PAYMENTS_SECRET_PASSWORD,
-    companiesFile: e.PAYMENTS_COMPANIES_FILE,
+    companiesFile: path(e.PAYMENTS_COMPANIES_FILE),
     appSecret: e.APP_SECRET,
-    usersFile: e.AUTH_USERS_FILE,
+    usersFile: path(e.AUTH_USERS_FILE),
     demoPassword: e.DEMO_PASSWORD,
     timeZone: e.PAYMENTS_TIME_ZONE,
     port: e.PORT,
@@ -173,7 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): Settings {
     sandboxPort: e.SANDBOX_PORT,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     trustProxy: e.TRUST_PROXY,
-    webDistDir: resolve(e.WEB_DIST_DIR),
+    webDistDir: resolve(base, e.WEB_DIST_DIR),
   };
 }
 
