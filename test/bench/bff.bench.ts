@@ -13,9 +13,10 @@
  *
  * Reading the one-connection figures (measured on the 2-vCPU bench machine):
  * - The machine drifts, within minutes, by more than the BFF's own work. In its fast phase the hop's floor is
- *   0.21-0.29 ms and the BFF's added p50 0.41-0.53 ms (builds of 2026-11-23). In slow phases, seen on other days,
- *   the floor was 0.57-0.76 ms and the BFF's own share about doubled with it, which took the added p50 over 1 ms
- *   in some runs. Read the added p50 with the floor printed beside it.
+ *   0.21-0.29 ms and the BFF's added p50 0.41-0.53 ms (builds of 2026-11-23). In its slow phase the floor rises to
+ *   0.52-0.76 ms and the BFF's own share about doubles: on 2026-11-23 five runs at a floor of 0.52-0.65 ms gave
+ *   0.82-0.97 ms, and on an older build some runs at 0.57-0.76 went over 1 ms. Read the added p50 with the floor
+ *   printed beside it.
  * - Where the BFF's share goes: median µs per page inside the process, fast phase, timed with diagnostics_channel
  *   (http server, undici) and marks in a scratch copy of the BFF. Hono and the node adapter up to the first
  *   middleware 16; the middlewares (request id, CSRF, session, query) 19; building the upstream request 15; the page
