@@ -32,6 +32,11 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/** Whether asking again may help: not when the user has no access to the company (the switcher is the way out). */
+export function retryCanHelp(error: unknown): boolean {
+  return !(isApiError(error) && error.code === 'forbidden_company');
+}
+
 /** A sentence a finance user can act on, for each code the dashboard may meet. */
 export function errorMessage(error: unknown): string {
   if (!isApiError(error)) return 'Something went wrong. Try again.';

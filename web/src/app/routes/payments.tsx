@@ -8,7 +8,7 @@ import { ExportButton } from '../../features/payments/components/export-button.t
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
-import { errorMessage, isApiError } from '../../lib/api-error.ts';
+import { errorMessage, retryCanHelp } from '../../lib/api-error.ts';
 import { DEFAULT_VIEW, type ListView, listViewQuery, parseListView } from '../../lib/list-search-params.ts';
 import { createRowMerger } from '../../lib/merge-rows.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
@@ -138,7 +138,7 @@ export function PaymentsRoute() {
             onSearchFurther={() => setSearchLimit(rows.length + SEARCH_STEP)}
             failure={payment === undefined && query.isError ? errorMessage(query.error) : null}
             onRetry={
-              isApiError(query.error) && query.error.code === 'forbidden_company'
+              !retryCanHelp(query.error)
                 ? undefined
                 : query.isFetchNextPageError
                   ? list.fetchNextPage

@@ -14,7 +14,7 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { errorMessage, isApiError } from '../../../lib/api-error.ts';
+import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import {
   type ColumnVisibility,
   isColumnVisible,
@@ -357,8 +357,7 @@ export function PaymentsTable({
         {failedFirst && (
           <div className="panel panel--error" role="alert">
             <p>{errorMessage(list.error)}</p>
-            {/* asking again cannot grant access; the company switcher is the way out */}
-            {!(isApiError(list.error) && list.error.code === 'forbidden_company') && (
+            {retryCanHelp(list.error) && (
               <button type="button" className="button" onClick={list.retryFirstPage}>
                 Retry
               </button>
