@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { ENVIRONMENTS, type Environment } from '@payments/shared';
 import { z } from 'zod';
 import { DEFAULT_CREDENTIALS } from '../sandbox/index.ts';
+import { fromInvocationFolder } from './invocation-folder.ts';
 
 /** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -158,10 +159,8 @@ export function parseConfig(env: Record<string, string | undefined>): Settings {
     throw new ConfigError(`${String(issue?.path[0] ?? 'environment')}: ${issue?.message ?? 'is invalid'}`);
   }
   const e = result.data;
-  // A relative path means the folder the command was typed in, as for `pnpm user:add --file`: pnpm runs the
-  // start script in server/ and says where it was invoked in INIT_CWD.
-  const base = env.INIT_CWD || process.cwd();
-  const path = (value: string | undefined) => (value === undefined ? undefined : resolve(base, value));
+  const path = (value: string | undefined) =>
+    value === undefined ? undefined : fromInvocationFolder(value, env);
   return {
     environment: e.PAYMENTS_ENVIRONMENT,
     baseUrl: e.PAYMENTS_BASE_URL,
@@ -177,7 +176,7 @@ export function parseConfig(env: Record<string, string | undefined>): Settings {
     sandboxPort: e.SANDBOX_PORT,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     trustProxy: e.TRUST_PROXY,
-    webDistDir: resolve(base, e.WEB_DIST_DIR),
+    webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),
   };
 }
 

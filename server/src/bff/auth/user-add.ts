@@ -1,8 +1,8 @@
 // `pnpm user:add`: hashes a password and adds (or replaces) a user in the users file.
 // An entry-point script, so it reads its own environment: AUTH_USERS_FILE, USER_ADD_PASSWORD, INIT_CWD.
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPANY_ID_PATTERN } from '@payments/shared';
+import { fromInvocationFolder } from '../../config/invocation-folder.ts';
 import { hashPassword } from './password.ts';
 import { type AuthUser, canonicalUsername, USERNAME_PATTERN, writeUser } from './users.ts';
 
@@ -104,9 +104,7 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError(`--companies must list company ids separated by commas${bad ? `: "${bad}"` : ''}`);
   }
 
-  // INIT_CWD: pnpm runs the script in server/, but a relative path means the folder the user typed it in.
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const file = resolve(cwd, values.file ?? process.env.AUTH_USERS_FILE ?? 'users.json');
+  const file = fromInvocationFolder(values.file ?? process.env.AUTH_USERS_FILE ?? 'users.json', process.env);
 
   const password = await readPassword();
   if (password.length === 0) throw new UsageError('the password is empty');
