@@ -8,7 +8,7 @@ import { scriptedUpstream } from '../upstream/testing/scripted-upstream.ts';
 import { closedPort, serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
 import type { UserStore } from './auth/index.ts';
 import { type BffConfig, createBff } from './create-bff.ts';
-import { PASSWORD, testAuthenticator, testUsers } from './testing/bff-harness.ts';
+import { PASSWORD, signInOn, testAuthenticator, testUsers } from './testing/bff-harness.ts';
 
 const companies: Company[] = [
   { id: 'acme', name: 'Acme', parent_id: null },
@@ -50,12 +50,7 @@ function bffFor(baseUrl: string, upstream: Partial<BffConfig['upstream']> = {}) 
 }
 
 async function signedIn(app: ReturnType<typeof createBff>['app']) {
-  const response = await app.request('/api/session', {
-    method: 'POST',
-    headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: PASSWORD }),
-  });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = await signInOn(app);
   return (path: string, headers: Record<string, string> = {}) =>
     app.request(path, { headers: { 'X-CSRF': '1', cookie, ...headers } });
 }

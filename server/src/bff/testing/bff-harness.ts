@@ -127,15 +127,7 @@ export async function createHarness(
     logs,
     config,
     call,
-    async signIn(username = 'demo', password = PASSWORD) {
-      const response = await call('/api/session', {
-        method: 'POST',
-        body: JSON.stringify({ username, password }),
-      });
-      if (response.status !== 200) throw new Error(`sign-in failed: ${response.status}`);
-      const cookie = response.headers.get('set-cookie') ?? '';
-      return cookie.split(';')[0] ?? '';
-    },
+    signIn: (username, password) => signInOn(bff.app, username, password),
     async close() {
       await bff.close();
       await upstream.close();
