@@ -3,7 +3,7 @@ import { problemSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { request } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../sandbox/index.ts';
+import { type SandboxFaults, startSandbox } from '../sandbox/index.ts';
 import { scriptedUpstream } from '../upstream/testing/scripted-upstream.ts';
 import { closedPort, serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
 import type { UserStore } from './auth/index.ts';
@@ -55,6 +55,13 @@ async function signedIn(app: ReturnType<typeof createBff>['app']) {
     app.request(path, { headers: { 'X-CSRF': '1', cookie, ...headers } });
 }
 
+/** A small sandbox on loopback with the given faults, as the BFF's upstream: its base address. */
+async function faultySandbox(faults: SandboxFaults = {}) {
+  const sandbox = await startSandbox({ seedCount: 50, port: 0, faults });
+  cleanups.push(sandbox.close);
+  return sandbox.baseUrl;
+}
+
 /** The scripted upstream served on loopback, as the BFF's upstream. */
 async function scripted(...responses: Array<() => Response | Promise<Response>>) {
   const { app, calls } = scriptedUpstream(...responses);
@@ -98,9 +105,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
     });
 
     it('500 (the sandbox failing every request) → 502 upstream_unavailable', async () => {
-      const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { error500: 1 } });
-      cleanups.push(sandbox.close);
-      const { bff } = bffFor(sandbox.baseUrl);
+      const { bff } = bffFor(await faultySandbox({ error500: 1 }));
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_unavailable');
     });
 
@@ -131,22 +136,14 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
     });
 
     it('429 for longer than the deadline (the sandbox limiting every request) → 503 rate_limited with Retry-After', async () => {
-      const sandbox = await startSandbox({
-        seedCount: 50,
-        port: 0,
-        faults: { rate429: 1, retryAfterSeconds: 30 },
-      });
-      cleanups.push(sandbox.close);
-      const { bff } = bffFor(sandbox.baseUrl);
+      const { bff } = bffFor(await faultySandbox({ rate429: 1, retryAfterSeconds: 30 }));
       const response = await (await signedIn(bff.app))(route);
       expect(response.headers.get('retry-after')).toBe('30');
       await expectProblem(response, 503, 'rate_limited');
     });
 
     it('malformed JSON (from the sandbox fault injection) → 502 upstream_bad_response', async () => {
-      const sandbox = await startSandbox({ seedCount: 50, port: 0, faults: { malformed: 1 } });
-      cleanups.push(sandbox.close);
-      const { bff } = bffFor(sandbox.baseUrl);
+      const { bff } = bffFor(await faultySandbox({ malformed: 1 }));
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_bad_response');
     });
 
@@ -157,9 +154,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
     });
 
     it('upstream 401 (wrong credentials at the sandbox) → 502 upstream_rejected_credentials', async () => {
-      const sandbox = await startSandbox({ seedCount: 50, port: 0 });
-      cleanups.push(sandbox.close);
-      const { bff } = bffFor(sandbox.baseUrl, {
+      const { bff } = bffFor(await faultySandbox(), {
         credentials: { secretId: 'sandbox_id', secretPassword: 'wrong' },
       });
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_rejected_credentials');
