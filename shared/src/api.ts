@@ -1,23 +1,28 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { companySchema } from './company.ts';
+import { AMOUNT_UNITS } from './money.ts';
 import { ENVIRONMENTS } from './rules.ts';
+
+const integer = z.number().check(z.refine(Number.isInteger));
 
 /** `GET /api/config`: what the SPA needs to draw itself for the signed-in user. */
 export const appConfigSchema = z.object({
   environment: z.enum(ENVIRONMENTS),
   time_zone: z.string(),
+  /** What an integer `amount` means (decimal strings and fractional numbers are always major units). */
+  amount_unit: z.enum(AMOUNT_UNITS),
   own_company_id: z.string(),
   companies: z.array(companySchema),
   statuses: z.array(z.string()),
-  limits: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),
-  page_sizes: z.array(z.number().int()),
+  limits: z.object({ min: integer, max: integer, default: integer }),
+  page_sizes: z.array(integer),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
 /** `POST /api/session` body. */
 export const signInSchema = z.strictObject({
-  username: z.string().min(1).max(128),
-  password: z.string().min(1).max(1024),
+  username: z.string().check(z.minLength(1), z.maxLength(128)),
+  password: z.string().check(z.minLength(1), z.maxLength(1024)),
 });
 export type SignIn = z.infer<typeof signInSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ERROR_CODES, type ErrorCode } from './rules.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -7,7 +7,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 export const problemSchema = z.looseObject({
   type: z.string(),
   title: z.string(),
-  status: z.number().int().min(400).max(599),
+  status: z.number().check(z.refine((n) => Number.isInteger(n) && n >= 400 && n <= 599)),
   detail: z.string(),
   code: z.enum(ERROR_CODES),
 });
@@ -32,10 +32,6 @@ const TITLES: Record<ErrorCode, string> = {
   upstream_rejected_credentials: 'Payments service rejected our credentials',
   upstream_bad_response: 'Payments service sent a bad response',
 };
-
-export function problemTitle(code: ErrorCode): string {
-  return TITLES[code];
-}
 
 /** Builds a problem body; extra members (such as `errors`) are allowed by RFC 9457. */
 export function problem(
