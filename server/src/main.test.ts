@@ -59,6 +59,18 @@ describe('pnpm start (server/src/main.ts)', () => {
     [{ PAYMENTS_BASE_URL: 'https://api.example/v1' }, 'config error: PAYMENTS_SECRET_ID: is required'],
     [
       {
+        PAYMENTS_ENVIRONMENT: 'production',
+        PAYMENTS_BASE_URL: 'https://api.example/v1',
+        APP_SECRET: 'x'.repeat(40),
+        AUTH_USERS_FILE: '/nonexistent-users.json',
+        PAYMENTS_SECRET_ID: 'sandbox_id',
+        PAYMENTS_SECRET_PASSWORD: 'not-the-sandbox-one',
+        PAYMENTS_COMPANIES_FILE: '/nonexistent.json',
+      },
+      'config error: PAYMENTS_SECRET_ID: the sandbox credentials cannot be used in production',
+    ],
+    [
+      {
         PAYMENTS_BASE_URL: 'https://api.example/v1',
         PAYMENTS_SECRET_ID: 'id',
         PAYMENTS_SECRET_PASSWORD: 'pw',

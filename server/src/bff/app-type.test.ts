@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@payments/shared';
 import { hc } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { AppType } from './index.ts';
+import type { AppType } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD } from './testing/bff-harness.ts';
 
 let h: Harness;

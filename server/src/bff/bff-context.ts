@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
-import type { Company, Environment } from '@payments/shared';
+import type { AmountUnit, Company, Environment } from '@payments/shared';
+import type { RequestIdVariables } from 'hono/request-id';
 import type { UpstreamClient } from '../upstream/index.ts';
 import type {
   Authenticator,
@@ -9,16 +10,15 @@ import type {
   Throttle,
   UserStore,
 } from './auth/index.ts';
-import type { CompanyScope } from './company-scope.ts';
-import type { CursorTokens } from './cursor-token.ts';
-import type { Logger } from './request-log.ts';
+import type { Logger } from './logger.ts';
+import type { CompanyScope } from './payments/company-scope.ts';
+import type { ListCursors } from './payments/list-cursor.ts';
 
-/** What the middleware hands to the routes, per request. */
+/** Hono's per-request context of the BFF: what the middleware hands to the routes. */
 export interface BffEnv {
   Bindings: Partial<HttpBindings>;
-  Variables: {
-    requestId: string;
-    /** The browser reached us over HTTPS (request-origin.ts decides; securityHeaders sets it, before the routes). */
+  Variables: RequestIdVariables & {
+    /** The browser reached us over HTTPS (request-origin.ts decides, before the routes). */
     secure: boolean;
     /** Upstream attempts made for this request, for the request log. */
     upstreamAttempts: number;
@@ -31,6 +31,7 @@ export interface BffEnv {
 export interface BffDeps {
   environment: Environment;
   timeZone: string;
+  amountUnit: AmountUnit;
   companies: readonly Company[];
   ownCompanyId: string;
   scope: CompanyScope;
@@ -38,7 +39,7 @@ export interface BffDeps {
   sealer: SessionSealer;
   authenticator: Authenticator;
   throttle: Throttle;
-  cursorTokens: CursorTokens;
+  cursors: ListCursors;
   upstream: UpstreamClient;
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;

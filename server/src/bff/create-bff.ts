@@ -1,10 +1,10 @@
-import type { Company, Environment } from '@payments/shared';
+import { type AmountUnit, type Company, type Environment, rootCompany } from '@payments/shared';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { rootCompany } from '../config/companies.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
-import { requireCsrfHeader, requireSession } from './api-guards.ts';
 import {
   type Authenticator,
   createAuthenticator,
@@ -14,30 +14,33 @@ import {
   type Throttle,
   type UserStore,
 } from './auth/index.ts';
-import type { BffDeps, BffEnv } from './bff-env.ts';
-import { createCompanyScope } from './company-scope.ts';
-import { configRoute } from './config-route.ts';
-import { createCursorTokens } from './cursor-token.ts';
-import { healthRoutes } from './health-routes.ts';
-import { createHousekeeping } from './housekeeping.ts';
-import { paymentsRoutes } from './payments-routes.ts';
+import type { BffDeps, BffEnv } from './bff-context.ts';
+import { type Logger, logEvent, stdoutLogger } from './logger.ts';
+import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
+import { requestLog } from './middleware/request-log.ts';
+import { isSecureRequest } from './middleware/request-origin.ts';
+import { responseHeaders } from './middleware/response-headers.ts';
+import { createCompanyScope } from './payments/company-scope.ts';
+import { createListCursors } from './payments/list-cursor.ts';
 import { problemResponse } from './problem-response.ts';
-import { type Logger, logEvent, requestLog, stdoutLogger } from './request-log.ts';
-import { isSecureRequest } from './request-origin.ts';
-import { securityHeaders } from './security-headers.ts';
-import { sessionRoutes } from './session-routes.ts';
+import { configRoute } from './routes/config-route.ts';
+import { healthRoutes } from './routes/health-routes.ts';
+import { paymentsRoutes } from './routes/payments-routes.ts';
+import { sessionRoutes } from './routes/session-routes.ts';
 import { createWebAssets } from './web-assets.ts';
 
 export interface BffConfig {
   environment: Environment;
-  /** Key material for sessions and cursor tokens; every replica must share it. */
+  /** Key material for sessions and cursors; every replica must share it. */
   appSecret: string;
   /** The Payments API and our credentials for it. */
-  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log' | 'afterSend'>;
+  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log'>;
   /** The credentials' company tree (validated); its root is the own company. */
   companies: readonly Company[];
   users: UserStore;
   timeZone?: string;
+  /** What an integer `amount` means; decimal strings and fractional numbers are always major units. */
+  amountUnit?: AmountUnit;
   sessionMaxAgeSeconds?: number;
   trustProxy?: boolean;
   /** The built SPA; null serves none (tests of the API alone). */
@@ -54,8 +57,8 @@ const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
 
 /**
  * The backend-for-frontend: the only holder of the upstream credentials and the only door from the browser to
- * the payments. Stateless (sessions and cursors are sealed with keys derived from `appSecret`), so any number
- * of replicas can run behind a load balancer.
+ * the payments. Sessions and cursors are sealed with keys derived from `appSecret`, so replicas sharing it
+ * accept each other's.
  */
 export function createBff(config: BffConfig) {
   const root = rootCompany(config.companies);
@@ -63,16 +66,15 @@ export function createBff(config: BffConfig) {
   const now = config.now ?? Date.now;
   const sessionMaxAgeSeconds = config.sessionMaxAgeSeconds ?? 8 * 3600;
   const trustProxy = config.trustProxy ?? false;
-  const housekeeping = createHousekeeping();
   const upstream = createUpstreamClient({
     ...config.upstream,
     ownCompanyId: root.id,
-    afterSend: housekeeping.upstreamBusy,
     log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
   });
   const deps: BffDeps = {
     environment: config.environment,
     timeZone: config.timeZone ?? 'UTC',
+    amountUnit: config.amountUnit ?? 'minor',
     companies: config.companies,
     ownCompanyId: root.id,
     scope: createCompanyScope(config.companies, root.id),
@@ -80,7 +82,7 @@ export function createBff(config: BffConfig) {
     sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
     authenticator: config.authenticator ?? createAuthenticator(config.users),
     throttle: config.throttle ?? createThrottle({ now }),
-    cursorTokens: createCursorTokens(deriveKey(config.appSecret, 'cursor'), { defer: housekeeping.defer }),
+    cursors: createListCursors(deriveKey(config.appSecret, 'cursor')),
     upstream,
     sessionMaxAgeSeconds,
     trustProxy,
@@ -93,13 +95,15 @@ export function createBff(config: BffConfig) {
   const api = new Hono<BffEnv>()
     .use(requireCsrfHeader())
     .use(requireSession(deps, (method, path) => method === SIGN_IN.method && path === SIGN_IN.path))
+    .use(compress())
     .route('/session', sessionRoutes(deps))
     .route('/config', configRoute(deps))
     .route('/payments', paymentsRoutes(deps));
 
   const app = new Hono<BffEnv>()
-    .use(requestLog(logger, housekeeping.defer))
-    .use(securityHeaders({ isSecure: (url, header) => isSecureRequest(url, header, trustProxy) }))
+    .use(requestId({ limitLength: 64 }))
+    .use(requestLog(logger))
+    .use(...responseHeaders({ isSecure: (url, header) => isSecureRequest(url, header, trustProxy) }))
     .route('/api', api)
     .route('/', healthRoutes(deps, config.readyCacheMs ?? 5_000));
 
@@ -120,10 +124,7 @@ export function createBff(config: BffConfig) {
     app,
     /** The built SPA files being served (paths), for the credential scan. */
     webPaths: web.paths,
-    /** Deferred work (log lines, a spare cipher) runs within ~20 ms on its own; this runs it now. */
-    runHousekeeping: housekeeping.runAll,
     async close() {
-      housekeeping.runAll();
       await upstream.close();
     },
   };

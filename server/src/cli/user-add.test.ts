@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyPassword } from './password.ts';
-import { loadUsersFile } from './users.ts';
+import { verifyPassword } from '../bff/auth/password.ts';
+import { loadUsersFile } from '../bff/auth/users.ts';
 
 const SCRIPT = fileURLToPath(new URL('./user-add.ts', import.meta.url));
 

@@ -2,9 +2,9 @@
 // An entry-point script, so it reads its own environment: AUTH_USERS_FILE, USER_ADD_PASSWORD, INIT_CWD.
 import { parseArgs } from 'node:util';
 import { COMPANY_ID_PATTERN } from '@payments/shared';
-import { fromInvocationFolder } from '../../config/invocation-folder.ts';
-import { hashPassword } from './password.ts';
-import { type AuthUser, canonicalUsername, USERNAME_PATTERN, writeUser } from './users.ts';
+import { hashPassword } from '../bff/auth/password.ts';
+import { type AuthUser, canonicalUsername, USERNAME_PATTERN, writeUser } from '../bff/auth/users.ts';
+import { fromInvocationFolder } from '../config/invocation-folder.ts';
 
 const MIN_PASSWORD_LENGTH = 12;
 const USAGE = `usage: pnpm user:add -- --username <name> (--companies <id,id,...> [--include-descendants] | --all)

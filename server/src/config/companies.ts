@@ -32,10 +32,3 @@ export async function fetchSandboxCompanies(
   if (!response.ok) throw new ConfigError(`sandbox: ${url.pathname} answered ${response.status}`);
   return treeOrError(await response.json(), `sandbox: ${url.pathname}`);
 }
-
-/** The single root of a validated tree: the company the credentials belong to. */
-export function rootCompany(companies: readonly Company[]): Company {
-  const root = companies.find((c) => c.parent_id === null);
-  if (!root) throw new ConfigError('companies: the tree has no root');
-  return root;
-}

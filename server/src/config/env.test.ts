@@ -20,6 +20,7 @@ describe('configuration', () => {
       host: '127.0.0.1',
       sandboxPort: 4010,
       timeZone: 'UTC',
+      amountUnit: 'minor',
       demoPassword: 'demo',
       sessionMaxAgeSeconds: 28_800,
       trustProxy: false,
@@ -37,6 +38,10 @@ describe('configuration', () => {
     expect(settings.companiesFile).toBe('/srv/payments/config/companies.json');
     expect(settings.webDistDir).toBe('/opt/web');
     expect(parseConfig({ AUTH_USERS_FILE: 'users.json' }).usersFile).toBe(`${process.cwd()}/users.json`);
+  });
+
+  it('takes PAYMENTS_AMOUNT_UNIT=major for an upstream whose integer amounts are in major units', () => {
+    expect(parseConfig({ PAYMENTS_AMOUNT_UNIT: 'major' }).amountUnit).toBe('major');
   });
 
   it('treats empty values as unset', () => {
@@ -93,7 +98,9 @@ describe('configuration', () => {
       { PAYMENTS_BASE_URL: 'http://x/v1', PAYMENTS_SECRET_ID: 'a', PAYMENTS_SECRET_PASSWORD: 'b' },
       'PAYMENTS_COMPANIES_FILE: is required',
     ],
+    [{ PAYMENTS_AMOUNT_UNIT: 'cents' }, 'PAYMENTS_AMOUNT_UNIT: must be minor or major'],
   ])('refuses %j with one line naming the variable', (env, message) => {
-    expect(() => parseConfig(env)).toThrow(message);
+    const sandboxCredentials = [{ secretId: 'sandbox_id', secretPassword: 'sandbox_secret' }];
+    expect(() => parseConfig(env, { sandboxCredentials })).toThrow(message);
   });
 });

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ENVIRONMENTS, type Environment } from '@payments/shared';
+import { AMOUNT_UNITS, type AmountUnit, ENVIRONMENTS, type Environment } from '@payments/shared';
 import { z } from 'zod';
-import { DEFAULT_CREDENTIALS } from '../sandbox/index.ts';
 import { fromInvocationFolder } from './invocation-folder.ts';
 
 /** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
@@ -26,6 +25,7 @@ export interface Settings {
   usersFile: string | undefined;
   demoPassword: string;
   timeZone: string;
+  amountUnit: AmountUnit;
   port: number;
   host: string;
   sandboxPort: number;
@@ -70,90 +70,103 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const envSchema = z
-  .object({
-    PAYMENTS_BASE_URL: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL including the version segment, e.g. …/v1' })
-      .check((ctx) => {
-        const problem = baseUrlProblem(ctx.value);
-        if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-      })
-      .optional(),
-    PAYMENTS_SECRET_ID: text.optional(),
-    PAYMENTS_SECRET_PASSWORD: text.optional(),
-    PAYMENTS_ENVIRONMENT: z
-      .enum(ENVIRONMENTS, { error: `must be one of ${ENVIRONMENTS.join(', ')}` })
-      .default('sandbox'),
-    PAYMENTS_COMPANIES_FILE: text.optional(),
-    APP_SECRET: z
-      .string()
-      .refine(
-        (value) => value.replace(/\s/g, '').length >= 32,
-        'must be at least 32 characters, not counting spaces (e.g. openssl rand -base64 48)',
-      )
-      .optional(),
-    AUTH_USERS_FILE: text.optional(),
-    DEMO_PASSWORD: text.default('demo'),
-    PAYMENTS_TIME_ZONE: z
-      .string()
-      .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
-      .default('UTC'),
-    PORT: port(3000),
-    HOST: text.default('127.0.0.1'),
-    SANDBOX_PORT: port(4010),
-    SESSION_MAX_AGE: z
-      .string()
-      .regex(/^\d{1,7}$/, 'must be a number of seconds from 60 to 604800')
-      .transform(Number)
-      .pipe(z.number().min(60, 'must be at least 60 seconds').max(604_800, 'must be at most 7 days (604800)'))
-      .default(8 * 3600),
-    TRUST_PROXY: z
-      .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
-      .transform((v) => v === '1' || v === 'true')
-      .default(false),
-    WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
-  })
-  .superRefine((env, ctx) => {
-    const need = (name: keyof typeof env, why: string) => {
-      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: why });
-    };
-    if (env.PAYMENTS_ENVIRONMENT === 'production') {
-      need('PAYMENTS_BASE_URL', 'is required in production (the sandbox is never embedded there)');
-      need('APP_SECRET', 'is required in production');
-      need('AUTH_USERS_FILE', 'is required in production (there is no demo user)');
-      const sandboxIds = Object.values(DEFAULT_CREDENTIALS).map((c) => c.secretId as string);
-      const sandboxPasswords = Object.values(DEFAULT_CREDENTIALS).map((c) => c.secretPassword as string);
-      if (
-        sandboxIds.includes(env.PAYMENTS_SECRET_ID ?? '') ||
-        sandboxPasswords.includes(env.PAYMENTS_SECRET_PASSWORD ?? '')
-      )
-        ctx.addIssue({
-          code: 'custom',
-          path: ['PAYMENTS_SECRET_ID'],
-          message: 'the sandbox credentials cannot be used in production',
-        });
-    }
-    if (env.PAYMENTS_BASE_URL !== undefined) {
-      need('PAYMENTS_SECRET_ID', 'is required when PAYMENTS_BASE_URL is set');
-      need('PAYMENTS_SECRET_PASSWORD', 'is required when PAYMENTS_BASE_URL is set');
-      need(
-        'PAYMENTS_COMPANIES_FILE',
-        'is required when PAYMENTS_BASE_URL is set (the API cannot list companies)',
-      );
-    }
-  });
+/** Credentials that exist only for a sandbox and must never reach production (the composition names them). */
+export interface ConfigRules {
+  sandboxCredentials?: readonly { secretId: string; secretPassword: string }[];
+}
+
+const envSchema = (rules: ConfigRules) =>
+  z
+    .object({
+      PAYMENTS_BASE_URL: z
+        .url({
+          protocol: /^https?$/,
+          error: 'must be an http(s) URL including the version segment, e.g. …/v1',
+        })
+        .check((ctx) => {
+          const problem = baseUrlProblem(ctx.value);
+          if (problem !== undefined) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+        })
+        .optional(),
+      PAYMENTS_SECRET_ID: text.optional(),
+      PAYMENTS_SECRET_PASSWORD: text.optional(),
+      PAYMENTS_ENVIRONMENT: z
+        .enum(ENVIRONMENTS, { error: `must be one of ${ENVIRONMENTS.join(', ')}` })
+        .default('sandbox'),
+      PAYMENTS_COMPANIES_FILE: text.optional(),
+      APP_SECRET: z
+        .string()
+        .refine(
+          (value) => value.replace(/\s/g, '').length >= 32,
+          'must be at least 32 characters, not counting spaces (e.g. openssl rand -base64 48)',
+        )
+        .optional(),
+      AUTH_USERS_FILE: text.optional(),
+      DEMO_PASSWORD: text.default('demo'),
+      PAYMENTS_TIME_ZONE: z
+        .string()
+        .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+        .default('UTC'),
+      PAYMENTS_AMOUNT_UNIT: z.enum(AMOUNT_UNITS, { error: 'must be minor or major' }).default('minor'),
+      PORT: port(3000),
+      HOST: text.default('127.0.0.1'),
+      SANDBOX_PORT: port(4010),
+      SESSION_MAX_AGE: z
+        .string()
+        .regex(/^\d{1,7}$/, 'must be a number of seconds from 60 to 604800')
+        .transform(Number)
+        .pipe(
+          z.number().min(60, 'must be at least 60 seconds').max(604_800, 'must be at most 7 days (604800)'),
+        )
+        .default(8 * 3600),
+      TRUST_PROXY: z
+        .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
+        .transform((v) => v === '1' || v === 'true')
+        .default(false),
+      WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
+    })
+    .superRefine((env, ctx) => {
+      const need = (name: keyof typeof env, why: string) => {
+        if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: why });
+      };
+      if (env.PAYMENTS_ENVIRONMENT === 'production') {
+        need('PAYMENTS_BASE_URL', 'is required in production (the sandbox is never embedded there)');
+        need('APP_SECRET', 'is required in production');
+        need('AUTH_USERS_FILE', 'is required in production (there is no demo user)');
+        const sandboxIds = (rules.sandboxCredentials ?? []).map((c) => c.secretId);
+        const sandboxPasswords = (rules.sandboxCredentials ?? []).map((c) => c.secretPassword);
+        if (
+          sandboxIds.includes(env.PAYMENTS_SECRET_ID ?? '') ||
+          sandboxPasswords.includes(env.PAYMENTS_SECRET_PASSWORD ?? '')
+        )
+          ctx.addIssue({
+            code: 'custom',
+            path: ['PAYMENTS_SECRET_ID'],
+            message: 'the sandbox credentials cannot be used in production',
+          });
+      }
+      if (env.PAYMENTS_BASE_URL !== undefined) {
+        need('PAYMENTS_SECRET_ID', 'is required when PAYMENTS_BASE_URL is set');
+        need('PAYMENTS_SECRET_PASSWORD', 'is required when PAYMENTS_BASE_URL is set');
+        need(
+          'PAYMENTS_COMPANIES_FILE',
+          'is required when PAYMENTS_BASE_URL is set (the API cannot list companies)',
+        );
+      }
+    });
 
 /**
  * Parses the environment once. Empty values count as unset (a blank line in `.env` must not mean "empty
  * password"). Throws ConfigError naming the first bad variable.
  */
-export function parseConfig(env: Record<string, string | undefined>): Settings {
+export function parseConfig(env: Record<string, string | undefined>, rules: ConfigRules = {}): Settings {
+  const schema = envSchema(rules);
   const present = Object.fromEntries(
-    Object.keys(envSchema.shape)
+    Object.keys(schema.shape)
       .map((name) => [name, env[name]] as const)
       .filter(([, value]) => value !== undefined && value !== ''),
   );
-  const result = envSchema.safeParse(present);
+  const result = schema.safeParse(present);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new ConfigError(`${String(issue?.path[0] ?? 'environment')}: ${issue?.message ?? 'is invalid'}`);
@@ -171,6 +184,7 @@ export function parseConfig(env: Record<string, string | undefined>): Settings {
     usersFile: path(e.AUTH_USERS_FILE),
     demoPassword: e.DEMO_PASSWORD,
     timeZone: e.PAYMENTS_TIME_ZONE,
+    amountUnit: e.PAYMENTS_AMOUNT_UNIT,
     port: e.PORT,
     host: e.HOST,
     sandboxPort: e.SANDBOX_PORT,
@@ -189,9 +203,4 @@ export function loadEnvironment(): Record<string, string | undefined> {
     }
   }
   return { ...process.env };
-}
-
-/** `parseConfig(loadEnvironment())`. */
-export function loadConfig(): Settings {
-  return parseConfig(loadEnvironment());
 }

@@ -2,7 +2,7 @@ import { COMPANY_HEADER, PROBLEM_CONTENT_TYPE, problemSchema } from '@payments/s
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './create-sandbox.ts';
-import { listUrl, SANDBOX_AUTH } from './test-requests.ts';
+import { listUrl, SANDBOX_AUTH } from './testing/test-requests.ts';
 
 // A fixed clock before the sunset: on the real one, the page_number/page_size cases would become 410s on the
 // sunset date (2027-07-01) with no change to the code.

@@ -10,7 +10,7 @@ import {
 } from '@payments/shared';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createSandbox } from './create-sandbox.ts';
-import { basic, expectedIds, list, OTHER_AUTH, page, SANDBOX_AUTH, walk } from './test-requests.ts';
+import { basic, expectedIds, list, OTHER_AUTH, page, SANDBOX_AUTH, walk } from './testing/test-requests.ts';
 
 const START = new Date('2026-11-01T12:00:00Z');
 let clock = START;

@@ -1,10 +1,10 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { authenticate } from './basic-auth.ts';
-import { createCursorCodec } from './cursor-token.ts';
+import { createCursorCodec } from './cursor-codec.ts';
 import { checkFaults, faultInjection, type SandboxFaults } from './faults.ts';
 import { listPayments, type SandboxEnv } from './list-payments.ts';
 import { createPaymentStore, type PaymentStore } from './payment-store.ts';
-import { problemResponse, quoted } from './problem-response.ts';
+import { problemResponse, quoted } from './sandbox-problem.ts';
 import { seededRandom } from './seeded-random.ts';
 import { buildTenants, type Credentials, DEFAULT_SEED_WEIGHTS, type SandboxTenant } from './tenants.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CursorPayload, createCursorCodec } from './cursor-token.ts';
+import { type CursorPayload, createCursorCodec } from './cursor-codec.ts';
 
 const payload: CursorPayload = {
   createdAt: '2026-01-02T03:04:05',

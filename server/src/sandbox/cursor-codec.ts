@@ -16,8 +16,8 @@ const payloadSchema = z
     c: dateTimeSchema,
     i: z.string().min(1).max(64),
     co: companyIdSchema,
-    s: statusSchema.nullable(),
-    d: dateTimeSchema.nullable(),
+    s: z.nullable(statusSchema),
+    d: z.nullable(dateTimeSchema),
   })
   .transform(
     (p): CursorPayload => ({ createdAt: p.c, id: p.i, companyId: p.co, status: p.s, dateFrom: p.d }),

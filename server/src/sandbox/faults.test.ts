@@ -2,7 +2,7 @@ import { PROBLEM_CONTENT_TYPE, problemSchema } from '@payments/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from './create-sandbox.ts';
 import { parseFaults } from './faults.ts';
-import { list, SANDBOX_AUTH } from './test-requests.ts';
+import { list, SANDBOX_AUTH } from './testing/test-requests.ts';
 
 const opened: Sandbox[] = [];
 function open(faults: SandboxOptions['faults']): Sandbox {

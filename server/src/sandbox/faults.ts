@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { problemResponse } from './problem-response.ts';
+import { problemResponse } from './sandbox-problem.ts';
 import type { Random } from './seeded-random.ts';
 
 /** Faults the sandbox injects into `/v1/*` for the BFF's tests. Shares are probabilities 0..1 per request. */

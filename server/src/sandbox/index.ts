@@ -10,9 +10,14 @@ export {
   type Sandbox,
   type SandboxOptions,
 } from './create-sandbox.ts';
-export type { CursorCodec, CursorPayload } from './cursor-token.ts';
+export type { CursorCodec, CursorPayload } from './cursor-codec.ts';
 export { parseFaults, type SandboxFaults } from './faults.ts';
 export type { PaymentRecord, PaymentStore } from './payment-store.ts';
-export { sandboxListenFromEnv, sandboxOptionsFromEnv } from './sandbox-env.ts';
-export { DEFAULT_HOST, DEFAULT_PORT, type RunningSandbox, startSandbox } from './start-sandbox.ts';
+export { sandboxListenFromEnv, sandboxOptionsFromEnv, startEmbeddedSandbox } from './sandbox-env.ts';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type RunningSandbox,
+  startSandbox,
+} from './start-sandbox.ts';
 export { DEFAULT_CREDENTIALS, type SandboxTenant } from './tenants.ts';

@@ -5,18 +5,29 @@ import {
   LIMIT_DEFAULT,
   limitParamSchema,
   type Page,
-  queryRecord,
   statusSchema,
   subtreeIds,
 } from '@payments/shared';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import type { CursorCodec } from './cursor-token.ts';
+import type { CursorCodec } from './cursor-codec.ts';
 import { fromDateTime, type PaymentRecord, type PaymentStore, paymentSeq } from './payment-store.ts';
-import { problemResponse, quoted } from './problem-response.ts';
+import { problemResponse, quoted } from './sandbox-problem.ts';
 import type { SandboxTenant } from './tenants.ts';
 
 export type SandboxEnv = { Variables: { tenant: SandboxTenant } };
+
+/** A URL's query as a plain record, and the names given more than once. */
+function queryRecord(params: URLSearchParams): { record: Record<string, string>; repeated: string[] } {
+  // No prototype: a parameter named `__proto__` must stay an ordinary key.
+  const record: Record<string, string> = Object.create(null);
+  const repeated: string[] = [];
+  for (const [key, value] of params) {
+    if (Object.hasOwn(record, key)) repeated.push(key);
+    record[key] = value;
+  }
+  return { record, repeated };
+}
 
 const PARAMETERS = new Set(['limit', 'cursor', 'status', 'date_from', 'page_number', 'page_size']);
 /** Deep offset pages cost their offset; this bound keeps one request from costing a full scan many times over. */
@@ -56,7 +67,11 @@ function invalidParameter(name: string, message: string): Invalid {
 function parameter<T>(
   record: Record<string, string>,
   name: string,
-  schema: z.ZodType<T>,
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+  },
 ): Checked<T | undefined> {
   const raw = record[name];
   if (raw === undefined) return { ok: true, value: undefined };

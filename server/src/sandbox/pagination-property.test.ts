@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox } from './create-sandbox.ts';
 import { SEED_ANCHOR_SECONDS, toDateTime } from './payment-store.ts';
-import { expectedIds, OTHER_AUTH, page, SANDBOX_AUTH } from './test-requests.ts';
+import { expectedIds, OTHER_AUTH, page, SANDBOX_AUTH } from './testing/test-requests.ts';
 
 // Two clocks: one ahead of the seeded data, one behind it (live rows then share the newest second).
 const ahead = createSandbox({ seedCount: 3_000, seed: 11 });

@@ -2,7 +2,7 @@ import { isDateTime } from '@payments/shared';
 import type { SandboxOptions } from './create-sandbox.ts';
 import { MAX_LIVE_RATE, MAX_SEED_COUNT } from './create-sandbox.ts';
 import { parseFaults } from './faults.ts';
-import { DEFAULT_HOST, DEFAULT_PORT } from './start-sandbox.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, startSandbox } from './start-sandbox.ts';
 import { type Credentials, DEFAULT_CREDENTIALS } from './tenants.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -96,4 +96,20 @@ export function sandboxListenFromEnv(env: Env): { host: string; port: number } {
   if (!/^[A-Za-z0-9.:[\]-]{1,255}$/.test(host))
     throw new Error('SANDBOX_HOST must be a host name or address');
   return { host, port };
+}
+
+/**
+ * The sandbox as the dashboard's upstream when none is configured (`pnpm start` without PAYMENTS_BASE_URL): its
+ * settings from the environment, on 127.0.0.1, with the first tenant's credentials and company tree.
+ */
+export async function startEmbeddedSandbox(env: Record<string, string | undefined>, port: number) {
+  const running = await startSandbox({ ...sandboxOptionsFromEnv(env), host: DEFAULT_HOST, port });
+  const tenant = running.sandbox.tenants[0];
+  if (!tenant) throw new Error('the sandbox has no tenant');
+  return {
+    baseUrl: running.baseUrl,
+    credentials: { secretId: tenant.secretId, secretPassword: tenant.secretPassword },
+    companies: tenant.companies,
+    close: running.close,
+  };
 }

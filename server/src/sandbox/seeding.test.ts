@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from './create-sandbox.ts';
 import { SEED_ANCHOR_SECONDS } from './payment-store.ts';
-import { page, walk } from './test-requests.ts';
+import { page, walk } from './testing/test-requests.ts';
 
 const opened: Sandbox[] = [];
 function open(options: Parameters<typeof createSandbox>[0]): Sandbox {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { companyTreeSchema, paymentPageSchema } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from './start-sandbox.ts';
-import { SANDBOX_AUTH } from './test-requests.ts';
+import { SANDBOX_AUTH } from './testing/test-requests.ts';
 
 describe('startSandbox over a real loopback port', () => {
   it('serves pages and the company tree at baseUrl, then stops accepting connections on close', async () => {

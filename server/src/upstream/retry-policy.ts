@@ -1,5 +1,5 @@
 /** Upstream statuses worth another try: the request was fine, the service was momentarily not. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 export interface BackoffOptions {
   baseMs: number;

@@ -1,9 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ErrorCode, PaymentPage } from '@payments/shared';
-import { Agent, type Dispatcher } from 'undici';
-import { createExcerptScrubber } from './excerpt-scrubber.ts';
-import { bodyText, type Decoded, decodePage, decodePageJson, type PageJson } from './page-decoding.ts';
+import { describeIssue, type ErrorCode, type PaymentPage, paymentPageSchema } from '@payments/shared';
+import { Agent, fetch } from 'undici';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 
 export interface UpstreamCredentials {
@@ -16,6 +13,17 @@ export function basicCredentials({ secretId, secretPassword }: UpstreamCredentia
   return Buffer.from(`${secretId}:${secretPassword}`).toString('base64');
 }
 
+/** How hard one call tries: retries after the first attempt, and a deadline for all of them together. */
+export interface RetryBudget {
+  retries: number;
+  deadlineMs: number;
+}
+
+/** A page the browser waits for: a few quick retries, then a clear error it can retry itself. */
+export const LIST_BUDGET: RetryBudget = { retries: 3, deadlineMs: 25_000 };
+/** A page of a long export: a passing fault must not cost the user a download of many thousand rows. */
+export const EXPORT_BUDGET: RetryBudget = { retries: 10, deadlineMs: 120_000 };
+
 export interface UpstreamClientOptions {
   /** Base address with its version segment, e.g. `https://api.example.com/v1`. */
   baseUrl: string;
@@ -23,16 +31,14 @@ export interface UpstreamClientOptions {
   /** The caller's own company: requests for it carry no `X-Company-Id` (the spec defines it for children). */
   ownCompanyId?: string;
   attemptTimeoutMs?: number;
-  deadlineMs?: number;
-  maxRetries?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
   random?: () => number;
-  /** Keep-alive sockets per upstream origin. */
+  /** The budgets of list calls and of export pages (LIST_BUDGET and EXPORT_BUDGET unless set). */
+  budgets?: { list?: RetryBudget; export?: RetryBudget };
+  /** Sockets to the upstream at most: bounded, so a crowd of browsers cannot exhaust file descriptors. */
   connections?: number;
-  /** Called right after each request is handed to the connection pool, while the upstream works on it. */
-  afterSend?: () => void;
-  /** Receives one event per failed attempt; excerpts are bounded and scrubbed of the credentials. */
+  /** Receives one event per failed attempt: statuses and structural faults, never body text. */
   log?: (event: UpstreamLogEvent) => void;
 }
 
@@ -41,7 +47,7 @@ export interface UpstreamLogEvent {
   attempt: number;
   outcome: string;
   status?: number;
-  excerpt?: string;
+  content_type?: string;
 }
 
 /** One list request as the upstream receives it; values are already validated by the caller. */
@@ -66,235 +72,184 @@ export type UpstreamResult<T> =
   | { ok: true; value: T; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
-type Query = { companyId: string; signal?: AbortSignal | undefined };
+export interface CallContext {
+  companyId: string;
+  signal?: AbortSignal | undefined;
+  /** An export's page tries harder than a page the browser waits for. */
+  purpose?: 'list' | 'export';
+}
 
 export interface UpstreamClient {
-  /** One page with its records, validated (the export reads them). */
-  listPayments(query: ListRequest, context: Query): Promise<UpstreamResult<PaymentPage>>;
-  /** One page for forwarding as it is, validated just as strictly. */
-  listPaymentsJson(query: ListRequest, context: Query): Promise<UpstreamResult<PageJson>>;
+  /** One page, its envelope and records checked against the shared schema; records pass as they came. */
+  listPayments(query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>>;
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const EXCERPT_CHARS = 300;
 
-/** Decodes a 200's body; the answer may keep views of `bytes`. */
-type Decode<T> = (bytes: Buffer) => Decoded<T>;
-
-type Attempt<T> =
-  | { kind: 'page'; value: T }
-  | { kind: 'status'; status: number; retryAfterMs: number | undefined; excerpt: string }
-  | { kind: 'bad'; detail: string; excerpt: string }
+type Attempt =
+  | { kind: 'page'; page: PaymentPage }
+  | { kind: 'status'; status: number; retryAfterMs: number | undefined; contentType: string }
+  /** A 200 whose body is no page; `retryable` when it is cut short or not JSON (a transport fault). */
+  | { kind: 'bad'; detail: string; retryable: boolean }
   | { kind: 'network'; detail: string }
   | { kind: 'timeout' }
   | { kind: 'aborted' };
 
-/** One exchange with the upstream: its answer whole, or why there is none. */
-type Exchange =
-  | { kind: 'answer'; status: number; headers: IncomingHttpHeaders; body: Buffer }
-  | { kind: 'tooLarge' }
-  | Extract<Attempt<never>, { kind: 'network' | 'timeout' | 'aborted' }>;
-
-/**
- * The only door to the Payments API. Built on undici's pooled keep-alive `Agent` (measured several times faster
- * than `fetch` on this machine, see the bff benchmark). Never throws: every outcome is a value with a code.
- */
+/** The only door to the Payments API. Never throws: every outcome is a value with a code. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
-  const deadlineMs = options.deadlineMs ?? 25_000;
-  const maxRetries = options.maxRetries ?? 3;
   const backoff = {
     baseMs: options.backoffBaseMs ?? 100,
     capMs: options.backoffCapMs ?? 2_000,
     random: options.random ?? Math.random,
   };
-  const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
-  // Read once: URL's getters build their strings on every read.
-  const { origin, pathname: listPath } = new URL('payments/', base);
-  const { secretId, secretPassword } = options.credentials;
-  const basic = basicCredentials(options.credentials);
-  const authorization = `Basic ${basic}`;
-  const scrub = createExcerptScrubber([basic, secretPassword, secretId], EXCERPT_CHARS);
+  const listUrl = new URL(
+    'payments/',
+    options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`,
+  );
+  const authorization = `Basic ${basicCredentials(options.credentials)}`;
   const agent = new Agent({
-    connections: options.connections ?? 128,
-    keepAliveTimeout: 30_000,
+    connections: options.connections ?? 64,
+    keepAliveTimeout: 10_000,
     connect: { timeout: attemptTimeoutMs },
   });
 
-  /**
-   * One request upstream and its whole answer, bounded as a whole (headers and body together) by `timeoutMs` and
-   * cancelled when `caller` aborts. Driven by undici's `dispatch` with a handler of our own: `request` adds a body
-   * stream, an abort signal and their listeners to every call (measured in the BFF: 30-40 µs more CPU per page and
-   * 0.02-0.04 ms more added p50), and its headers and body timeouts restart with every chunk, so a body trickled
-   * out byte by byte would outlive them; one timer per exchange stops it instead.
-   */
-  function exchange(
-    path: string,
+  async function attemptOnce(
+    url: URL,
     headers: Record<string, string>,
     timeoutMs: number,
-    caller: AbortSignal | undefined,
-  ): Promise<Exchange> {
-    return new Promise((resolve) => {
-      let controller: Dispatcher.DispatchController | undefined;
-      let settled = false;
-      let status = 0;
-      let responseHeaders: IncomingHttpHeaders = {};
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const settle = (outcome: Exchange) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        caller?.removeEventListener('abort', onCallerAbort);
-        resolve(outcome);
-      };
-      /** Ends the exchange with `outcome` and has undici drop the request (and its socket, when in flight). */
-      const stop = (outcome: Exchange) => {
-        settle(outcome);
-        controller?.abort(new Error(`upstream exchange stopped: ${outcome.kind}`));
-      };
-      const timer = setTimeout(() => stop({ kind: 'timeout' }), timeoutMs);
-      const onCallerAbort = () => stop({ kind: 'aborted' });
-      caller?.addEventListener('abort', onCallerAbort, { once: true });
-      // A failure to dispatch at all (a closed client) also comes to onResponseError: dispatch itself never throws.
-      agent.dispatch(
-        { origin, path, method: 'GET', headers },
-        {
-          onRequestStart(started) {
-            controller = started;
-            // Stopped while it waited in the pool's queue.
-            if (settled) started.abort(new Error('upstream exchange stopped before it started'));
-          },
-          onResponseStart(_, statusCode, answerHeaders) {
-            status = statusCode;
-            responseHeaders = answerHeaders;
-            if (Number(answerHeaders['content-length']) > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
-          },
-          // A page usually comes in one read: that chunk is the socket's own, which nothing reads into again,
-          // so the body (and a decoded page's views of it) may keep it.
-          onResponseData(_, chunk) {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) stop({ kind: 'tooLarge' });
-            else chunks.push(chunk);
-          },
-          onResponseEnd() {
-            const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-            settle({ kind: 'answer', status, headers: responseHeaders, body });
-          },
-          onResponseError(_, error) {
-            settle(
-              isTimeoutError(error) ? { kind: 'timeout' } : { kind: 'network', detail: errorCode(error) },
-            );
-          },
-        },
-      );
-      options.afterSend?.();
-    });
-  }
-
-  async function attemptOnce<T>(
-    path: string,
-    headers: Record<string, string>,
-    decode: Decode<T>,
-    timeoutMs: number,
-    caller: AbortSignal | undefined,
-  ): Promise<Attempt<T>> {
-    if (caller?.aborted) return { kind: 'aborted' };
-    const answer = await exchange(path, headers, timeoutMs, caller);
-    if (answer.kind === 'tooLarge') return { kind: 'bad', detail: 'response body too large', excerpt: '' };
-    if (answer.kind !== 'answer') return answer;
-    if (answer.status !== 200) {
-      const retryAfter = answer.headers['retry-after'];
-      return {
-        kind: 'status',
-        status: answer.status,
-        retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now()),
-        excerpt: scrub(bodyText(answer.body)),
-      };
+    caller?: AbortSignal,
+  ) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+    try {
+      const response = await fetch(url, { headers, signal, dispatcher: agent, redirect: 'error' });
+      if (response.status !== 200) {
+        // The body is not read into anything: an upstream may echo the credentials in it.
+        await response.body?.cancel();
+        return {
+          kind: 'status',
+          status: response.status,
+          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
+          contentType: (response.headers.get('content-type') ?? '').slice(0, 60),
+        } satisfies Attempt;
+      }
+      const text = await boundedText(response);
+      if (text === null)
+        return { kind: 'bad', detail: 'body is larger than 8 MiB', retryable: false } as const;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return {
+          kind: 'bad',
+          detail: `body is not JSON (${text.length} characters)`,
+          retryable: true,
+        } as const;
+      }
+      const parsed = paymentPageSchema.safeParse(json);
+      if (!parsed.success)
+        return {
+          kind: 'bad',
+          detail: describeIssue(parsed.error.issues[0], json),
+          retryable: false,
+        } as const;
+      // The records as they came: the schema's output is a copy that would have to be trusted to be faithful.
+      return { kind: 'page', page: json as PaymentPage } as const;
+    } catch (error) {
+      if (caller?.aborted) return { kind: 'aborted' } as const;
+      if (timeout.aborted) return { kind: 'timeout' } as const;
+      return { kind: 'network', detail: errorCode(error) } as const;
     }
-    const decoded = decode(answer.body);
-    return decoded.ok
-      ? { kind: 'page', value: decoded.value }
-      : { kind: 'bad', detail: decoded.detail, excerpt: scrub(decoded.text) };
   }
 
-  function list<T>(query: ListRequest, context: Query, decode: Decode<T>): Promise<UpstreamResult<T>> {
-    if (context.signal?.aborted)
-      return Promise.resolve({ ok: false, failure: abortedFailure(), attempts: 0 });
-    const params = new URLSearchParams({ limit: String(query.limit) });
-    if (query.cursor !== undefined) params.set('cursor', query.cursor);
-    if (query.status !== undefined) params.set('status', query.status);
-    if (query.date_from !== undefined) params.set('date_from', query.date_from);
-    // Built from scratch on purpose: nothing the browser sent can reach the upstream.
-    const headers: Record<string, string> = { authorization, accept: 'application/json' };
+  async function listPayments(
+    query: ListRequest,
+    context: CallContext,
+  ): Promise<UpstreamResult<PaymentPage>> {
+    const { retries, deadlineMs } =
+      context.purpose === 'export'
+        ? (options.budgets?.export ?? EXPORT_BUDGET)
+        : (options.budgets?.list ?? LIST_BUDGET);
+    const deadlineAt = Date.now() + deadlineMs;
+    const url = new URL(listUrl);
+    url.searchParams.set('limit', String(query.limit));
+    if (query.cursor !== undefined) url.searchParams.set('cursor', query.cursor);
+    if (query.status !== undefined) url.searchParams.set('status', query.status);
+    if (query.date_from !== undefined) url.searchParams.set('date_from', query.date_from);
+    // Built from scratch: nothing the browser sent can reach the upstream.
+    const headers: Record<string, string> = {
+      authorization,
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    };
     if (context.companyId !== options.ownCompanyId) headers['x-company-id'] = context.companyId;
-    // The overall deadline: each attempt is bounded by what is left of it, and no backoff waits past it.
-    return attemptAll(
-      `${listPath}?${params}`,
-      headers,
-      decode,
-      query.cursor !== undefined,
-      Date.now() + deadlineMs,
-      context.signal,
-    );
-  }
 
-  async function attemptAll<T>(
-    path: string,
-    headers: Record<string, string>,
-    decode: Decode<T>,
-    sentCursor: boolean,
-    deadlineAt: number,
-    caller: AbortSignal | undefined,
-  ): Promise<UpstreamResult<T>> {
-    let attempts = 0;
-    for (;;) {
-      attempts += 1;
+    for (let attempts = 1; ; attempts++) {
       const remaining = deadlineAt - Date.now();
-      const outcome: Attempt<T> =
+      const outcome: Attempt =
         remaining <= 0
           ? { kind: 'timeout' }
-          : await attemptOnce(path, headers, decode, Math.min(attemptTimeoutMs, remaining), caller);
-      if (outcome.kind === 'page') return { ok: true, value: outcome.value, attempts };
-      if (outcome.kind !== 'aborted') {
-        options.log?.({
-          event: 'upstream_attempt_failed',
-          attempt: attempts,
-          outcome: outcome.kind === 'network' ? `network ${outcome.detail}` : outcome.kind,
-          ...(outcome.kind === 'status' ? { status: outcome.status } : {}),
-          ...('excerpt' in outcome && outcome.excerpt ? { excerpt: outcome.excerpt } : {}),
-        });
-      }
+          : await attemptOnce(url, headers, Math.min(attemptTimeoutMs, remaining), context.signal);
+      if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts };
+      if (outcome.kind === 'aborted') return { ok: false, failure: abortedFailure(), attempts };
+      options.log?.({
+        event: 'upstream_attempt_failed',
+        attempt: attempts,
+        outcome:
+          outcome.kind === 'network' || outcome.kind === 'bad'
+            ? `${outcome.kind}: ${outcome.detail}`
+            : outcome.kind,
+        ...(outcome.kind === 'status' ? { status: outcome.status, content_type: outcome.contentType } : {}),
+      });
       const retryable =
         outcome.kind === 'network' ||
         outcome.kind === 'timeout' ||
+        (outcome.kind === 'bad' && outcome.retryable) ||
         (outcome.kind === 'status' && RETRYABLE_STATUSES.has(outcome.status));
-      if (retryable && attempts <= maxRetries) {
-        const wait = Math.max(
-          backoffDelay(attempts - 1, backoff),
-          outcome.kind === 'status' ? (outcome.retryAfterMs ?? 0) : 0,
-        );
+      if (retryable && attempts <= retries) {
+        const asked = outcome.kind === 'status' ? (outcome.retryAfterMs ?? 0) : 0;
+        const wait = Math.max(backoffDelay(attempts - 1, backoff), asked);
         if (Date.now() + wait < deadlineAt) {
           try {
-            await sleep(wait, undefined, caller ? { signal: caller } : {});
+            await sleep(wait, undefined, context.signal ? { signal: context.signal } : {});
             continue;
           } catch {
             return { ok: false, failure: abortedFailure(), attempts };
           }
         }
       }
-      return { ok: false, failure: failureOf(outcome, sentCursor), attempts };
+      return { ok: false, failure: failureOf(outcome, query.cursor !== undefined), attempts };
     }
   }
 
   return {
-    listPayments: (query, context) => list(query, context, decodePage),
-    listPaymentsJson: (query, context) => list(query, context, decodePageJson),
+    listPayments,
     async close() {
       await agent.close();
     },
   };
+}
+
+/** The body as text, or null past MAX_BODY_BYTES (counted after decompression, so a small bomb cannot grow). */
+async function boundedText(response: Awaited<ReturnType<typeof fetch>>): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > MAX_BODY_BYTES && !response.headers.has('content-encoding')) {
+    await response.body?.cancel();
+    return null;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await response.body?.cancel();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 function abortedFailure(): UpstreamFailure {
@@ -303,12 +258,10 @@ function abortedFailure(): UpstreamFailure {
 
 /** Maps the last outcome to the problem the browser sees; upstream bodies are never echoed. */
 function failureOf(
-  outcome: Exclude<Attempt<unknown>, { kind: 'page' }>,
+  outcome: Exclude<Attempt, { kind: 'page' | 'aborted' }>,
   sentCursor: boolean,
 ): UpstreamFailure {
   switch (outcome.kind) {
-    case 'aborted':
-      return abortedFailure();
     case 'timeout':
       return { code: 'upstream_timeout', status: 504, detail: 'the payments service did not answer in time' };
     case 'network':
@@ -320,14 +273,16 @@ function failureOf(
         detail: 'the payments service sent a response that does not follow its interface',
       };
     case 'status':
-      return statusFailure(outcome.status, outcome.retryAfterMs, outcome.excerpt, sentCursor);
+      return statusFailure(outcome.status, outcome.retryAfterMs, sentCursor);
   }
 }
+
+/** Statuses that, answering a request with a cursor, can only mean the cursor was refused (the spec does not say which). */
+const CURSOR_REFUSALS = new Set([400, 404, 409, 410, 422]);
 
 function statusFailure(
   status: number,
   retryAfterMs: number | undefined,
-  excerpt: string,
   sentCursor: boolean,
 ): UpstreamFailure {
   if (status === 401)
@@ -349,12 +304,13 @@ function statusFailure(
     return { code: 'upstream_timeout', status: 504, detail: 'the payments service timed out' };
   if (status >= 500)
     return { code: 'upstream_unavailable', status: 502, detail: 'the payments service is failing' };
-  // The real upstream's error bodies are unknown: a 400 that names the cursor is taken as a cursor refusal.
-  if (status === 400 && sentCursor && /cursor/i.test(excerpt))
+  // Every other parameter was validated before it left: a refusal of a request with a cursor is of the cursor.
+  if (sentCursor && CURSOR_REFUSALS.has(status))
     return {
       code: 'cursor_mismatch',
       status: 400,
-      detail: 'the payments service no longer accepts this cursor; start again from the first page',
+      detail:
+        'the payments service no longer accepts this position in the list; start again from the first page',
     };
   return {
     code: 'upstream_bad_response',
@@ -363,23 +319,13 @@ function statusFailure(
   };
 }
 
-function isTimeoutError(error: unknown): boolean {
-  const code = errorCode(error);
-  return (
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'TimeoutError'
-  );
-}
-
 function errorCode(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'unknown';
   const e = error as { code?: unknown; name?: unknown; cause?: unknown };
-  if (typeof e.code === 'string') return e.code;
   if (e.cause !== undefined && e.cause !== error) {
     const inner = errorCode(e.cause);
     if (inner !== 'unknown') return inner;
   }
+  if (typeof e.code === 'string') return e.code;
   return typeof e.name === 'string' ? e.name : 'unknown';
 }

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { median } from '../testing/median.ts';
+import { FAST_TEST_COST, TIMING_TEST_COST } from '../testing/test-costs.ts';
 import { createAuthenticator } from './authenticate.ts';
 import { hashPassword, verifyPassword } from './password.ts';
-import { FAST_TEST_COST, TIMING_TEST_COST } from './test-costs.ts';
 import { createUserStore } from './users.ts';
 
 async function elapsed(action: () => Promise<unknown>): Promise<number> {

@@ -1,4 +1,4 @@
-// The sign-in building blocks. `user-add.ts` is the CLI behind `pnpm user:add` and is not re-exported.
+// The sign-in building blocks: passwords, users, sessions, throttling.
 export * from './authenticate.ts';
 export * from './keys.ts';
 export * from './password.ts';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAST_TEST_COST } from '../testing/test-costs.ts';
 import {
   DEFAULT_SCRYPT_COST,
   hashPassword,
@@ -6,7 +7,6 @@ import {
   unmatchableHash,
   verifyPassword,
 } from './password.ts';
-import { FAST_TEST_COST } from './test-costs.ts';
 
 describe('password hashing', () => {
   it('verifies the password it hashed and rejects a wrong one', async () => {

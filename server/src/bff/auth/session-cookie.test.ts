@@ -2,7 +2,6 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from './keys.ts';
 import {
-  cookieValue,
   createSessionSealer,
   SESSION_COOKIE,
   sessionCookieName,
@@ -151,23 +150,6 @@ describe('session sealer', () => {
 
   it('refuses a non-positive max age', () => {
     expect(() => createSessionSealer(SECRET, { maxAgeSeconds: 0 })).toThrow(/max age/);
-  });
-});
-
-describe('cookieValue', () => {
-  it('finds the named cookie among others, whatever the spacing, and only by its whole name', () => {
-    expect(cookieValue('a=1; session=v1.x.y.z; b=2', 'session')).toBe('v1.x.y.z');
-    expect(cookieValue('session=first;session=second', 'session')).toBe('first');
-    expect(cookieValue(' a=1 ;  session = v1.abc ', 'session')).toBe('v1.abc');
-    expect(cookieValue('xsession=1; session-x=2; __Host-session=3', 'session')).toBeUndefined();
-    expect(cookieValue('__Host-session=3', '__Host-session')).toBe('3');
-    expect(cookieValue('session=a=b', 'session')).toBe('a=b');
-  });
-
-  it('is undefined without a header, without the cookie, or for a name without a value', () => {
-    expect(cookieValue(undefined, 'session')).toBeUndefined();
-    expect(cookieValue('', 'session')).toBeUndefined();
-    expect(cookieValue('session; other=1', 'session')).toBeUndefined();
   });
 });
 

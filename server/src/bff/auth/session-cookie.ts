@@ -40,19 +40,6 @@ export function sessionCookieName(secure: boolean): string {
   return secure ? SESSION_COOKIE : PLAIN_HTTP_SESSION_COOKIE;
 }
 
-/**
- * The value of the first cookie called `name` in a `Cookie` header (`a=1; b=2`, RFC 6265), as sent; undefined when
- * there is none. The session's value is base64url and dots, so nothing in it needs decoding.
- */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (header === undefined) return undefined;
-  for (const pair of header.split(';')) {
-    const equals = pair.indexOf('=');
-    if (equals !== -1 && pair.slice(0, equals).trim() === name) return pair.slice(equals + 1).trim();
-  }
-  return undefined;
-}
-
 /** Attributes for the session cookie, shaped for Hono's `setCookie`. */
 export function sessionCookieOptions(secure: boolean, maxAgeSeconds: number) {
   return {
@@ -76,8 +63,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const MAX_COOKIE_LENGTH = 4096;
 const CLOCK_SKEW_SECONDS = 60;
-/** Cookies whose claims were opened already; at ~0.3 KB each, a bounded few MB. */
-const OPENED_CACHE_SIZE = 10_000;
 /** A credential fingerprint: 16 bytes of HMAC-SHA-256 in base64url. */
 const CRED_CHARS = 22;
 
@@ -174,26 +159,12 @@ export function createSessionSealer(
     return Object.freeze({ sub, sid, iat, exp: Math.min(exp, iat + maxAgeSeconds), cred });
   }
 
-  // A cookie's claims never change, so each is unsealed (decrypted, parsed, checked) once, and every request
-  // after that only checks the time: the cipher and the schema cost more than the rest of the session check.
-  const opened = new Map<string, SessionClaims>();
-
   function open(value: string): SessionClaims | null {
     if (typeof value !== 'string') return null;
-    let claims = opened.get(value);
-    if (claims === undefined) {
-      const unsealed = unseal(value);
-      if (unsealed === null) return null;
-      if (opened.size >= OPENED_CACHE_SIZE) opened.delete(opened.keys().next().value as string);
-      opened.set(value, unsealed);
-      claims = unsealed;
-    }
+    const claims = unseal(value);
+    if (claims === null) return null;
     const now = nowSeconds();
-    if (claims.iat > now + CLOCK_SKEW_SECONDS) return null;
-    if (claims.exp <= now) {
-      opened.delete(value);
-      return null;
-    }
+    if (claims.iat > now + CLOCK_SKEW_SECONDS || claims.exp <= now) return null;
     return claims;
   }
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Company } from '@payments/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAST_TEST_COST } from '../testing/test-costs.ts';
 import { hashPassword, parsePasswordHash, verifyPassword } from './password.ts';
-import { FAST_TEST_COST } from './test-costs.ts';
 import {
   type AuthUser,
   allowedCompanyIds,

@@ -1,8 +1,9 @@
 import { CSRF_HEADER } from '@payments/shared';
 import type { MiddlewareHandler } from 'hono';
-import { cookieValue, sessionCookieName } from './auth/index.ts';
-import type { BffDeps, BffEnv } from './bff-env.ts';
-import { problemResponse } from './problem-response.ts';
+import { getCookie } from 'hono/cookie';
+import { sessionCookieName } from '../auth/index.ts';
+import type { BffDeps, BffEnv } from '../bff-context.ts';
+import { problemResponse } from '../problem-response.ts';
 
 /**
  * Anti-forgery as in Duende's BFF: a custom header a cross-site form or image cannot send, and which a
@@ -33,7 +34,7 @@ export function requireSession(
 ): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     if (isPublic(c.req.method, c.req.path)) return next();
-    const cookie = cookieValue(c.req.header('cookie'), sessionCookieName(c.get('secure')));
+    const cookie = getCookie(c, sessionCookieName(c.get('secure')));
     const claims = cookie === undefined ? null : deps.sealer.open(cookie);
     const user = claims === null ? undefined : deps.users.find(claims.sub);
     // A session granted on a password since changed has ended, as has one whose user is gone.

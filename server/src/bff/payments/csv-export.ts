@@ -1,12 +1,34 @@
-import type { Payment, PaymentPage } from '@payments/shared';
-import type { UpstreamFailure, UpstreamResult } from '../upstream/index.ts';
+import {
+  type AmountUnit,
+  instantOf,
+  isoInZone,
+  majorAmount,
+  type Payment,
+  type PaymentPage,
+} from '@payments/shared';
+import type { UpstreamFailure, UpstreamResult } from '../../upstream/index.ts';
 
 /**
- * Known columns, in the order a reader expects. `amount` stays in minor units as the API gives it, next to
- * `currency`: converting needs each currency's exponent (JPY 0, BHD 3…), and a spreadsheet can divide
- * reliably while a wrongly scaled decimal would silently misstate money.
+ * The columns a reader expects first. `amount` is the exact decimal in major units beside its `currency` (empty
+ * when the upstream's value cannot be read as money), `amount_raw` the value as the upstream sent it; `created_at`
+ * is ISO 8601 with the configured zone's offset and `created_at_utc` the same instant in UTC (the raw text when it
+ * is no date-time).
  */
 export const KNOWN_COLUMNS = [
+  'id',
+  'company_id',
+  'created_at',
+  'created_at_utc',
+  'status',
+  'amount',
+  'currency',
+  'amount_raw',
+  'description',
+  'counterparty',
+  'reference',
+] as const;
+/** The upstream fields the known columns are made from. */
+const INTERPRETED_FIELDS = new Set([
   'id',
   'company_id',
   'created_at',
@@ -16,47 +38,54 @@ export const KNOWN_COLUMNS = [
   'description',
   'counterparty',
   'reference',
-] as const;
+]);
 /**
  * Fields not given a column of their own land here as JSON, so nothing is lost: those first seen after the first
  * page, and a field that is itself named `other_fields`.
  */
 export const OTHER_FIELDS_COLUMN = 'other_fields';
-/**
- * The file starts with a UTF-8 byte order mark. Excel, which most finance users open a CSV with, reads a file
- * without one in the system's ANSI code page, and every non-ASCII name (Müller, Société) comes out garbled. Sheets,
- * Numbers and LibreOffice skip it; a script reading the file must too (Python's `utf-8-sig`).
- */
+/** Excel reads a CSV without a byte order mark in the system's code page and garbles every non-ASCII name. */
 export const UTF8_BOM = '\uFEFF';
 
-const NEEDS_QUOTES = /[",\r\n]/;
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A value as text: strings as they are, anything else but null as compact JSON. */
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
 
 /**
- * One CSV cell (RFC 4180). Text starting with = + - @ TAB or CR gets a leading apostrophe so spreadsheets show
- * it instead of evaluating it (CSV formula injection). Numbers are left alone: a JavaScript number's text
- * cannot hold a formula, and a refund of -500 must stay a number.
+ * Characters a spreadsheet skips or does not show before it looks for a formula sign: white space (NBSP
+ * included), zero-width and bidirectional controls, the byte order mark.
+ */
+const INVISIBLE_LEAD = /^[\s\u00a0\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]*/u;
+/** Signs that start a formula, in their ASCII and fullwidth forms. */
+const FORMULA_SIGN = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/u;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * One CSV cell (RFC 4180), always quoted. A cell that a spreadsheet would evaluate, because its first visible
+ * character is = + - @ (or their fullwidth forms) or because it starts with a TAB or line break, gets a leading
+ * apostrophe so it shows as text (CSV formula injection); a plain number such as a refund of -500 is left alone.
  */
 export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  let text =
-    typeof value === 'string' ? value : typeof value === 'boolean' ? String(value) : JSON.stringify(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  let cell = text(value);
+  if (cell === '') return '';
+  const visible = cell.replace(INVISIBLE_LEAD, '');
+  if (/^[\t\r\n]/.test(cell) || (FORMULA_SIGN.test(visible) && !PLAIN_NUMBER.test(cell))) cell = `'${cell}`;
+  return `"${cell.replaceAll('"', '""')}"`;
 }
 
 export function csvRow(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** Columns for the file: the known ones, then unknown fields of the first page in order of appearance. */
+/** Columns for the file: the known ones, then fields of the first page that have none, in order of appearance. */
 export function columnsFor(firstPage: readonly Payment[]): string[] {
   const columns: string[] = [...KNOWN_COLUMNS];
-  const seen = new Set<string>(columns);
+  const seen = new Set<string>([...columns, ...INTERPRETED_FIELDS, OTHER_FIELDS_COLUMN]);
   for (const record of firstPage) {
     for (const key of Object.keys(record)) {
-      if (!seen.has(key) && key !== OTHER_FIELDS_COLUMN) {
+      if (!seen.has(key)) {
         seen.add(key);
         columns.push(key);
       }
@@ -66,10 +95,33 @@ export function columnsFor(firstPage: readonly Payment[]): string[] {
   return columns;
 }
 
-function recordRow(record: Payment, columns: readonly string[], named: ReadonlySet<string>): string {
+export interface Interpretation {
+  timeZone: string;
+  amountUnit: AmountUnit;
+}
+
+/** The cells of one record, in `columns` order. */
+export function recordCells(record: Payment, columns: readonly string[], how: Interpretation): unknown[] {
+  const instant = instantOf(record.created_at, how.timeZone);
+  const derived: Record<(typeof KNOWN_COLUMNS)[number], unknown> = {
+    id: record.id,
+    company_id: record.company_id,
+    created_at: instant === null ? record.created_at : isoInZone(instant, how.timeZone),
+    created_at_utc: instant === null ? '' : new Date(instant).toISOString(),
+    status: record.status,
+    amount: majorAmount(record.amount, record.currency, how.amountUnit),
+    currency: record.currency,
+    amount_raw: record.amount,
+    description: record.description,
+    counterparty: record.counterparty,
+    reference: record.reference,
+  };
   const cells: unknown[] = [];
+  const named = new Set<string>(INTERPRETED_FIELDS);
   for (const column of columns) {
-    if (column !== OTHER_FIELDS_COLUMN) cells.push(record[column]);
+    if (column === OTHER_FIELDS_COLUMN) continue;
+    named.add(column);
+    cells.push(Object.hasOwn(derived, column) ? derived[column as keyof typeof derived] : record[column]);
   }
   let others: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(record)) {
@@ -79,38 +131,26 @@ function recordRow(record: Payment, columns: readonly string[], named: ReadonlyS
       others[key] = value;
     }
   }
-  cells.push(others === undefined ? '' : JSON.stringify(others));
-  return csvRow(cells);
+  cells.push(others);
+  return cells;
 }
 
-/** Why an export stopped early; the stream errors with it so the download visibly fails. */
-export class ExportInterrupted extends Error {
-  override name = 'ExportInterrupted';
-  readonly failure: UpstreamFailure;
-  constructor(failure: UpstreamFailure) {
-    super(`export interrupted: ${failure.code}`);
-    this.failure = failure;
-  }
-}
-
-export interface ExportStreamOptions {
+export interface ExportStreamOptions extends Interpretation {
   firstPage: PaymentPage;
   /** The page after `cursor`, with the same filters and company as the first. */
   fetchPage(cursor: string, signal: AbortSignal): Promise<UpstreamResult<PaymentPage>>;
   /**
-   * Resets the client connection at once, when the server exposes it; returns whether it did. Without it the
-   * stream errors, which the server turns into the same reset (plus an unstructured log line of its own).
+   * Resets the client connection at once, where the server exposes it, and says whether it did; otherwise the
+   * stream errors, which the server turns into the same reset. Either way a short file never looks complete.
    */
-  resetConnection?(): boolean;
+  resetConnection(): boolean;
   /** Called once when the export ends, however it ends. */
   onEnd?(outcome: { rows: number; attempts: number; failure?: UpstreamFailure | undefined }): void;
 }
 
 /**
  * Whether a walk of cursors has come back to one it sent before, in constant memory (Brent's cycle detection):
- * a cursor is kept as a checkpoint, moved to the newest one after 1, 2, 4, … steps, and every new cursor is
- * compared with it. A walk that loops, over any number of cursors, is caught within about three times as many
- * pages as it took to come back the first time.
+ * a looping upstream would otherwise make an endless file.
  */
 function cursorLoopGuard(first: string | null): (next: string) => boolean {
   let checkpoint = first;
@@ -129,16 +169,13 @@ function cursorLoopGuard(first: string | null): (next: string) => boolean {
 }
 
 /**
- * The CSV as a pull stream: the next upstream page is fetched only when the consumer has room (one page ahead
- * at most), so memory stays constant whatever the size and a slow download slows the upstream walk. A failure
- * after the first byte errors the stream, which resets the connection: a truncated file never looks complete.
+ * The CSV as a pull stream: the next upstream page is fetched only when the consumer has room, so memory stays
+ * constant whatever the size and a slow download slows the upstream walk.
  */
 export function createCsvExportStream(options: ExportStreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const abort = new AbortController();
   const columns = columnsFor(options.firstPage.data);
-  // The fields that have a column: a record's own `other_fields` has none, and goes into the JSON bag.
-  const named = new Set(columns.filter((column) => column !== OTHER_FIELDS_COLUMN));
   let next: string | null = options.firstPage.next_cursor;
   const loopsBack = cursorLoopGuard(next);
   let started = false;
@@ -151,10 +188,10 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
     options.onEnd?.({ rows, attempts, failure });
   };
   const encodePage = (page: readonly Payment[], header: string) => {
-    let text = header;
-    for (const record of page) text += recordRow(record, columns, named);
+    let out = header;
+    for (const record of page) out += csvRow(recordCells(record, columns, options));
     rows += page.length;
-    return encoder.encode(text);
+    return encoder.encode(out);
   };
 
   return new ReadableStream<Uint8Array>(
@@ -166,15 +203,13 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
         } else if (next !== null) {
           const result = await options.fetchPage(next, abort.signal);
           attempts += result.attempts;
-          /** Ends the download as failed, visibly: the connection is reset, or else the stream errors. */
           const interrupt = (failure: UpstreamFailure) => {
             end(failure);
-            // Left open after a reset: the server cancels it when it sees the socket close.
-            if (!options.resetConnection?.()) controller.error(new ExportInterrupted(failure));
+            if (!options.resetConnection())
+              controller.error(new Error(`export interrupted: ${failure.code}`));
           };
           if (!result.ok) return interrupt(result.failure);
           const after = result.value.next_cursor;
-          // A cursor seen before would walk forever: an upstream bug, reported like any bad response.
           if (after !== null && loopsBack(after))
             return interrupt({
               code: 'upstream_bad_response',

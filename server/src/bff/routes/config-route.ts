@@ -7,7 +7,7 @@ import {
   PAGE_SIZES,
 } from '@payments/shared';
 import { Hono } from 'hono';
-import type { BffDeps, BffEnv } from './bff-env.ts';
+import type { BffDeps, BffEnv } from '../bff-context.ts';
 
 /** `GET /api/config`: what the SPA needs to draw itself, limited to the signed-in user's companies. */
 export function configRoute(deps: BffDeps) {
@@ -16,6 +16,7 @@ export function configRoute(deps: BffDeps) {
     const body: AppConfig = {
       environment: deps.environment,
       time_zone: deps.timeZone,
+      amount_unit: deps.amountUnit,
       // The user's own starting point; empty when the user may see no company at all.
       own_company_id: deps.scope.defaultCompany(user) ?? '',
       companies: deps.scope.visible(user),

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import type { UpstreamResult } from '../upstream/index.ts';
-import type { BffDeps, BffEnv } from './bff-env.ts';
-import { problemResponse } from './problem-response.ts';
+import type { UpstreamResult } from '../../upstream/index.ts';
+import type { BffDeps, BffEnv } from '../bff-context.ts';
+import { problemResponse } from '../problem-response.ts';
 
 /** `/healthz`: the process answers. `/readyz`: the upstream answers and accepts our credentials. */
 export function healthRoutes(deps: BffDeps, readyCacheMs: number) {

@@ -1,12 +1,12 @@
+import { sValidator } from '@hono/standard-validator';
 import { type Session, signInSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { validator } from 'hono/validator';
-import { sessionCookieName, sessionCookieOptions, signInThrottleKeys } from './auth/index.ts';
-import type { BffDeps, BffEnv } from './bff-env.ts';
-import { problemResponse } from './problem-response.ts';
-import { clientAddress } from './request-origin.ts';
+import { sessionCookieName, sessionCookieOptions, signInThrottleKeys } from '../auth/index.ts';
+import type { BffDeps, BffEnv } from '../bff-context.ts';
+import { clientAddress } from '../middleware/request-origin.ts';
+import { problemResponse } from '../problem-response.ts';
 
 const sessionOf = (username: string, exp: number): Session => ({
   username,
@@ -22,11 +22,9 @@ export function sessionRoutes(deps: BffDeps) {
         maxSize: 4 * 1024,
         onError: (c) => problemResponse(c, 'invalid_parameter', 413, 'the sign-in body is too large'),
       }),
-      validator('json', (value, c) => {
-        const parsed = signInSchema.safeParse(value);
-        return parsed.success
-          ? parsed.data
-          : problemResponse(c, 'invalid_parameter', 400, 'send JSON {"username": "…", "password": "…"}');
+      sValidator('json', signInSchema, (result, c) => {
+        if (!result.success)
+          return problemResponse(c, 'invalid_parameter', 400, 'send JSON {"username": "…", "password": "…"}');
       }),
       async (c) => {
         const { username, password } = c.req.valid('json');

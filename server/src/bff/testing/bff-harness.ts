@@ -12,8 +12,8 @@ import {
   type UserStore,
   unmatchableHash,
 } from '../auth/index.ts';
-import { FAST_TEST_COST } from '../auth/test-costs.ts';
 import { type BffConfig, createBff } from '../create-bff.ts';
+import { FAST_TEST_COST } from './test-costs.ts';
 
 /** What reached the upstream: for "nothing invalid forwarded" and "no upstream request made". */
 export interface RecordedRequest {

@@ -1,4 +1,4 @@
-import type { ScryptCost } from './password.ts';
+import type { ScryptCost } from '../auth/password.ts';
 
 /** Cheaper scrypt costs for tests only; production code uses DEFAULT_SCRYPT_COST. */
 export const FAST_TEST_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };

@@ -1,7 +1,7 @@
 /** Helpers for the sandbox's tests: requests against an in-process app, no port. */
 import { COMPANY_HEADER, type Page } from '@payments/shared';
 import type { Hono } from 'hono';
-import { type PaymentRecord, type PaymentStore, paymentId } from './payment-store.ts';
+import { type PaymentRecord, type PaymentStore, paymentId } from '../payment-store.ts';
 
 export function basic(secretId: string, secretPassword: string): string {
   return `Basic ${Buffer.from(`${secretId}:${secretPassword}`).toString('base64')}`;

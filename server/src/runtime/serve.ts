@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { serve } from '@hono/node-server';
+import { gracefulCloser } from './graceful-close.ts';
+
+/**
+ * How long a stop waits for the requests in flight (a page, a CSV download) before cutting them: under the 30 s a
+ * container platform usually allows between its SIGTERM and SIGKILL.
+ */
+const SHUTDOWN_DRAIN_MS = 25_000;
+/** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
+const KEEP_ALIVE_MS = 65_000;
+
+/** Prints one line on stderr and exits 1: how every start failure ends. */
+export function stop(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
+/** One clear line for a failure to listen, naming the variable that moves the port. */
+export function listenError(
+  error: unknown,
+  what: string,
+  variable: string,
+  host: string,
+  port: number,
+): never {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE')
+    stop(`${what}: port ${port} on ${host} is already in use (set ${variable} to another port)`);
+  if (code === 'EACCES') stop(`${what}: not allowed to listen on ${host}:${port}`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') stop(`${what}: cannot listen on ${host}`);
+  stop(`${what}: cannot listen on ${host}:${port}: ${code ?? 'unknown error'}`);
+}
+
+/** A failure to start the embedded sandbox: a port it cannot listen on, or a bad SANDBOX_* setting. */
+export function embeddedStartFailure(error: unknown, port: number): never {
+  if (typeof (error as { code?: unknown }).code === 'string')
+    listenError(error, 'sandbox', 'SANDBOX_PORT', '127.0.0.1', port);
+  stop(`config error: ${(error as Error).message}`);
+}
+
+/**
+ * Serves `app` on host:port until SIGTERM or SIGINT, then drains: no new connections, the requests in flight get
+ * SHUTDOWN_DRAIN_MS, `onStop` releases the rest; a second signal stops at once. Resolves with the bound address.
+ */
+export async function serveUntilSignalled(
+  app: { fetch: Parameters<typeof serve>[0]['fetch'] },
+  { host, port, onStop }: { host: string; port: number; onStop: () => Promise<void> },
+): Promise<AddressInfo> {
+  const server = await new Promise<Server>((resolve) => {
+    const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
+    const listening = serve({ fetch: app.fetch, hostname: host, port }, () => {
+      // From now on an error (such as running out of file descriptors on accept) is reported, not a start failure.
+      listening.off('error', onListenError);
+      listening.on('error', (error) => console.error(`BFF server error: ${error.message}`));
+      resolve(listening as Server);
+    });
+    listening.once('error', onListenError);
+  });
+  // Behind a proxy an idle connection must outlive the proxy's own idle timeout, or the proxy may reuse one we
+  // are closing in the same moment and fail it as a 502.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Before the first line is printed: whoever reads it may signal us at once.
+  const closeServer = gracefulCloser(server);
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) process.exit(1);
+    closing = true;
+    await closeServer({ drainMs: SHUTDOWN_DRAIN_MS });
+    // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
+    await Promise.race([onStop(), sleep(1_000)]);
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  return server.address() as AddressInfo;
+}
