@@ -3,7 +3,7 @@ import { CURSOR_PATTERN, isDateTime, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, STATUS
 
 export const statusSchema = z
   .string()
-  .check(z.regex(STATUS_PATTERN, 'must be 1–32 upper-case letters or underscores'));
+  .check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
 export const dateTimeSchema = z
   .string()
   .check(z.refine(isDateTime, 'must be a real date-time written as YYYY-MM-DDTHH:MM:SS'));

@@ -30,9 +30,23 @@ export type Page<Item> = { data: Item[]; next_cursor: string | null; has_more: b
  * interpreted where they are shown (see money.ts, date-time.ts).
  */
 export const paymentSchema = z.looseObject({
-  id: z.union([z.string().check(z.minLength(1)), z.number().check(z.refine(Number.isFinite))]),
+  id: z.union([
+    z.string().check(z.minLength(1)),
+    z.number().check(z.refine(Number.isFinite)),
+    // An integer id beyond 2^53, kept by the BFF as the digits the upstream sent.
+    z.custom<RawJson>((value) => JSON.isRawJSON(value)),
+  ]),
 });
-export type Payment = { id: string | number; [field: string]: unknown };
+
+/** JSON.rawJSON and JSON.isRawJSON (ES2025, in Node 22+ and Chromium 114+), not yet in TypeScript's es2024 lib. */
+declare global {
+  interface JSON {
+    rawJSON(text: string): RawJson;
+    isRawJSON(value: unknown): value is RawJson;
+  }
+}
+type RawJson = { readonly rawJSON: string };
+export type Payment = z.infer<typeof paymentSchema>;
 
 export const paymentPageSchema = pageSchema(paymentSchema);
 export type PaymentPage = Page<Payment>;

@@ -7,8 +7,12 @@ export const LIMIT_DEFAULT = 50;
 /** The page sizes the dashboard offers. */
 export const PAGE_SIZES = [25, 50, 100] as const;
 
-/** Status values are upper-case words; the full set is not specified, so any such value is accepted. */
-export const STATUS_PATTERN = /^[A-Z_]{1,32}$/;
+/**
+ * A status as a filter value. The spec shows `COMPLETED` and `AWAITING` and leaves the full set open, so any word
+ * an upstream may use passes (`PARTIALLY_REFUNDED_PENDING_REVIEW`, `chargeback_open`); nothing that would need
+ * escaping does.
+ */
+export const STATUS_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** Statuses seen in the spec and the sandbox. The real upstream may return others. */
 export const KNOWN_STATUSES = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'] as const;
 

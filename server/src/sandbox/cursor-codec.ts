@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CURSOR_PATTERN, companyIdSchema, dateTimeSchema, statusSchema } from '@payments/shared';
+import { CURSOR_PATTERN, companyIdSchema, dateTimeSchema } from '@payments/shared';
 import { z } from 'zod';
 
 /** What a cursor remembers: where the last page ended, and the session (company and filters) it belongs to. */
@@ -16,7 +16,10 @@ const payloadSchema = z
     c: dateTimeSchema,
     i: z.string().min(1).max(64),
     co: companyIdSchema,
-    s: z.nullable(statusSchema),
+    s: z
+      .string()
+      .regex(/^[A-Z_]{1,32}$/)
+      .nullable(),
     d: z.nullable(dateTimeSchema),
   })
   .transform(

@@ -132,7 +132,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           kind: 'status',
           status: response.status,
           retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
-          contentType: (response.headers.get('content-type') ?? '').slice(0, 60),
+          // The upstream's own text, so only a media type's characters are kept.
+          contentType: (response.headers.get('content-type') ?? '')
+            .replace(/[^\w.+\-/;= ]/g, '')
+            .slice(0, 60),
         } satisfies Attempt;
       }
       const text = await boundedText(response);
@@ -140,7 +143,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         return { kind: 'bad', detail: 'body is larger than 8 MiB', retryable: false } as const;
       let json: unknown;
       try {
-        json = JSON.parse(text);
+        json = parseKeepingDigits(text);
       } catch {
         return {
           kind: 'bad',
@@ -155,8 +158,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           detail: describeIssue(parsed.error.issues[0], json),
           retryable: false,
         } as const;
-      // The records as they came: the schema's output is a copy that would have to be trusted to be faithful.
-      return { kind: 'page', page: json as PaymentPage } as const;
+      // The records as they came (the schema's output is a copy that would have to be trusted to be faithful);
+      // of the envelope, only its own three members.
+      const { data, next_cursor, has_more } = json as PaymentPage;
+      return { kind: 'page', page: { data, next_cursor, has_more } } as const;
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' } as const;
       if (timeout.aborted) return { kind: 'timeout' } as const;
@@ -168,6 +173,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     query: ListRequest,
     context: CallContext,
   ): Promise<UpstreamResult<PaymentPage>> {
+    // A caller that has gone already: nothing is sent, no attempt counted.
+    if (context.signal?.aborted) return { ok: false, failure: abortedFailure(), attempts: 0 };
     const { retries, deadlineMs } =
       context.purpose === 'export'
         ? (options.budgets?.export ?? EXPORT_BUDGET)
@@ -241,15 +248,28 @@ async function boundedText(response: Awaited<ReturnType<typeof fetch>>): Promise
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
+  // Leaving the loop early cancels the body, and with it the connection's read.
   for await (const chunk of response.body ?? []) {
     size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await response.body?.cancel();
-      return null;
-    }
+    if (size > MAX_BODY_BYTES) return null;
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  // As Response.text() reads it: a leading byte order mark is not part of the text.
+  return utf8.decode(Buffer.concat(chunks, size));
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * JSON.parse, but an integer beyond 2^53 is kept as the raw JSON text the upstream sent (a number would lose
+ * its last digits), so an id or amount of that size reaches the browser and the export digit for digit.
+ */
+function parseKeepingDigits(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source
+      ? JSON.rawJSON(context.source)
+      : value,
+  );
 }
 
 function abortedFailure(): UpstreamFailure {
