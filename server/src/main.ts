@@ -4,16 +4,14 @@ import { createBff } from './bff/create-bff.ts';
 import { ConfigError, loadEnvironment, parseConfig } from './config/env.ts';
 import { resolveRuntime } from './config/runtime.ts';
 import { embeddedStartFailure, serveUntilSignalled, stop } from './runtime/serve.ts';
+import { startBanner } from './runtime/start-banner.ts';
 import { DEFAULT_CREDENTIALS, startEmbeddedSandbox } from './sandbox/index.ts';
 
 const env = loadEnvironment();
 try {
   const settings = parseConfig(env, { sandboxCredentials: Object.values(DEFAULT_CREDENTIALS) });
-  const runtime = await resolveRuntime(settings, () =>
-    startEmbeddedSandbox(env, settings.sandboxPort).catch((e) =>
-      embeddedStartFailure(e, settings.sandboxPort),
-    ),
-  );
+  const embedded = () => startEmbeddedSandbox(env, settings.sandboxPort).catch(embeddedStartFailure);
+  const runtime = await resolveRuntime(settings, embedded);
   const bff = createBff({
     ...settings,
     // Sandbox mode only (production requires APP_SECRET): sessions and cursors then end with the process.
@@ -22,19 +20,17 @@ try {
     companies: runtime.companies,
     users: runtime.users,
   });
-  const onStop = async () => {
-    await bff.close();
-    await runtime.embedded?.close();
-  };
-  const { port } = await serveUntilSignalled(bff.app, { host: settings.host, port: settings.port, onStop });
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-  console.log(
-    `Payments dashboard: http://${host}:${port}  (${runtime.embedded ? 'sandbox' : settings.environment})`,
-  );
-  if (runtime.embedded) console.log(`Sandbox Payments API: ${runtime.embedded.baseUrl}`);
-  if (runtime.demoUser)
-    console.log(`Sign in as demo / ${settings.demoPassword}  (no AUTH_USERS_FILE: demo user created)`);
-  if (settings.appSecret === undefined) console.log('APP_SECRET unset: sessions end when this process stops');
+  const onStop = () => Promise.all([bff.close(), runtime.embedded?.close()]);
+  const { port } = await serveUntilSignalled(bff.app, { ...settings, onStopping: bff.stopping, onStop });
+  const lines = startBanner({
+    ...settings,
+    port,
+    mode: runtime.embedded ? 'sandbox' : settings.environment,
+    sandboxUrl: runtime.embedded?.baseUrl,
+    demoPassword: runtime.demoUser ? settings.demoPassword : undefined,
+    appSecretSet: settings.appSecret !== undefined,
+  });
+  console.log(lines.join('\n'));
 } catch (error) {
   if (error instanceof ConfigError) stop(`config error: ${error.message}`);
   throw error;

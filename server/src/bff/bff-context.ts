@@ -12,6 +12,7 @@ import type {
 } from './auth/index.ts';
 import type { Logger } from './logger.ts';
 import type { CompanyScope } from './payments/company-scope.ts';
+import type { ExportGate, ExportLimits } from './payments/export-gate.ts';
 import type { ListCursors } from './payments/list-cursor.ts';
 
 /** Hono's per-request context of the BFF: what the middleware hands to the routes. */
@@ -41,6 +42,8 @@ export interface BffDeps {
   throttle: Throttle;
   cursors: ListCursors;
   upstream: UpstreamClient;
+  exports: ExportGate;
+  exportLimits: ExportLimits;
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   logger: Logger;

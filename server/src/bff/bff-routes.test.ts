@@ -198,7 +198,8 @@ describe('GET /api/payments', () => {
     ['limit=0'],
     ['limit=101'],
     ['limit=abc'],
-    ['status=completed'],
+    ['status=COMPLETED%3BDROP'],
+    [`status=${'A'.repeat(65)}`],
     ['date_from=2026-02-30T00:00:00'],
     ['date_from=2026-01-01'],
     ['page_number=2'],
@@ -309,6 +310,25 @@ describe('GET /api/payments/export.csv', () => {
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-acme-/);
     expect(await response.text()).toBe('');
     expect(h.recorded).toHaveLength(0);
+  });
+
+  it('admits two downloads per user at once: a third gets 429 with Retry-After, another user is still served', async () => {
+    const running = [
+      await h.call('/api/payments/export.csv', { cookie }),
+      await h.call('/api/payments/export.csv', { cookie }),
+    ];
+    expect(running.map((r) => r.status)).toEqual([200, 200]);
+    const third = await h.call('/api/payments/export.csv', { cookie });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('10');
+    expect(problemSchema.parse(await third.json())).toMatchObject({ code: 'rate_limited' });
+    const other = await h.call('/api/payments/export.csv', { cookie: await h.signIn('eu-only') });
+    expect(other.status).toBe(200);
+    // A download that ends, however it ends, frees its place.
+    await running[0]?.body?.cancel();
+    const again = await h.call('/api/payments/export.csv', { cookie });
+    expect(again.status).toBe(200);
+    for (const response of [running[1], other, again]) await response?.body?.cancel();
   });
 
   it('refuses list-only parameters such as cursor and limit', async () => {

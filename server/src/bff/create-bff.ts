@@ -21,6 +21,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { isSecureRequest } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { createCompanyScope } from './payments/company-scope.ts';
+import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './payments/export-gate.ts';
 import { createListCursors } from './payments/list-cursor.ts';
 import { problemResponse } from './problem-response.ts';
 import { configRoute } from './routes/config-route.ts';
@@ -51,6 +52,8 @@ export interface BffConfig {
   /** Tests pass one with a cheap dummy hash; the default runs scrypt at the production cost. */
   authenticator?: Authenticator;
   readyCacheMs?: number;
+  /** Concurrent CSV downloads per user and in all, and how long one may idle or run. */
+  exportLimits?: Partial<ExportLimits>;
 }
 
 const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
@@ -71,6 +74,8 @@ export function createBff(config: BffConfig) {
     ownCompanyId: root.id,
     log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
   });
+  const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...config.exportLimits };
+  const exports = createExportGate(exportLimits);
   const deps: BffDeps = {
     environment: config.environment,
     timeZone: config.timeZone ?? 'UTC',
@@ -84,6 +89,8 @@ export function createBff(config: BffConfig) {
     throttle: config.throttle ?? createThrottle({ now }),
     cursors: createListCursors(deriveKey(config.appSecret, 'cursor')),
     upstream,
+    exports,
+    exportLimits,
     sessionMaxAgeSeconds,
     trustProxy,
     logger,
@@ -124,6 +131,10 @@ export function createBff(config: BffConfig) {
     app,
     /** The built SPA files being served (paths), for the credential scan. */
     webPaths: web.paths,
+    /** The process is about to stop: downloads cut from now on are logged as cut by the shutdown. */
+    stopping() {
+      exports.stop();
+    },
     async close() {
       await upstream.close();
     },

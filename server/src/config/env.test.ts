@@ -21,6 +21,7 @@ describe('configuration', () => {
       sandboxPort: 4010,
       timeZone: 'UTC',
       amountUnit: 'minor',
+      exportLimits: { perUser: 2, total: 16 },
       demoPassword: 'demo',
       sessionMaxAgeSeconds: 28_800,
       trustProxy: false,
@@ -99,6 +100,7 @@ describe('configuration', () => {
       'PAYMENTS_COMPANIES_FILE: is required',
     ],
     [{ PAYMENTS_AMOUNT_UNIT: 'cents' }, 'PAYMENTS_AMOUNT_UNIT: must be minor or major'],
+    [{ EXPORT_MAX_PER_USER: '0' }, 'EXPORT_MAX_PER_USER: must be a whole number of downloads from 1 to 100'],
   ])('refuses %j with one line naming the variable', (env, message) => {
     const sandboxCredentials = [{ secretId: 'sandbox_id', secretPassword: 'sandbox_secret' }];
     expect(() => parseConfig(env, { sandboxCredentials })).toThrow(message);

@@ -32,6 +32,7 @@ export interface Settings {
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   webDistDir: string;
+  exportLimits: { perUser: number; total: number };
 }
 
 const port = (fallback: number) =>
@@ -41,6 +42,13 @@ const port = (fallback: number) =>
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be an integer 1–65535').max(65535, 'must be an integer 1–65535'))
     .default(fallback);
+
+const count = (what: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, `must be ${what}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be ${what}`).max(max, `must be ${what}`));
 
 /** Not empty, and not only spaces: a value of blanks is a mistake, never a setting. */
 const text = z.string().regex(/\S/, 'must not be empty');
@@ -124,6 +132,8 @@ const envSchema = (rules: ConfigRules) =>
         .transform((v) => v === '1' || v === 'true')
         .default(false),
       WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
+      EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
+      EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
     })
     .superRefine((env, ctx) => {
       const need = (name: keyof typeof env, why: string) => {
@@ -191,6 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     trustProxy: e.TRUST_PROXY,
     webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),
+    exportLimits: { perUser: e.EXPORT_MAX_PER_USER, total: e.EXPORT_MAX_TOTAL },
   };
 }
 

@@ -35,9 +35,9 @@ export function listenError(
 }
 
 /** A failure to start the embedded sandbox: a port it cannot listen on, or a bad SANDBOX_* setting. */
-export function embeddedStartFailure(error: unknown, port: number): never {
-  if (typeof (error as { code?: unknown }).code === 'string')
-    listenError(error, 'sandbox', 'SANDBOX_PORT', '127.0.0.1', port);
+export function embeddedStartFailure(error: unknown): never {
+  const { code, port } = error as { code?: unknown; port?: unknown };
+  if (typeof code === 'string') listenError(error, 'sandbox', 'SANDBOX_PORT', '127.0.0.1', Number(port));
   stop(`config error: ${(error as Error).message}`);
 }
 
@@ -47,7 +47,12 @@ export function embeddedStartFailure(error: unknown, port: number): never {
  */
 export async function serveUntilSignalled(
   app: { fetch: Parameters<typeof serve>[0]['fetch'] },
-  { host, port, onStop }: { host: string; port: number; onStop: () => Promise<void> },
+  {
+    host,
+    port,
+    onStopping,
+    onStop,
+  }: { host: string; port: number; onStopping: () => void; onStop: () => Promise<unknown> },
 ): Promise<AddressInfo> {
   const server = await new Promise<Server>((resolve) => {
     const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
@@ -68,6 +73,7 @@ export async function serveUntilSignalled(
   const shutdown = async () => {
     if (closing) process.exit(1);
     closing = true;
+    onStopping();
     await closeServer({ drainMs: SHUTDOWN_DRAIN_MS });
     // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
     await Promise.race([onStop(), sleep(1_000)]);

@@ -125,7 +125,13 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
 }
 
-const how = { timeZone: 'UTC', amountUnit: 'minor' as const, resetConnection: () => false };
+const how = {
+  timeZone: 'UTC',
+  amountUnit: 'minor' as const,
+  resetConnection: () => false,
+  idleMs: 60_000,
+  maxDurationMs: 600_000,
+};
 /** A row of page(): the id, the raw amount 1 (no currency, so no major amount), then `other_fields`. */
 const row = (id: string, other = '') => `"${id}",,,,,,,"1",,,,${other}`;
 const page = (ids: string[], next: string | null, extra: Record<string, unknown> = {}): PaymentPage => ({
@@ -150,7 +156,7 @@ describe('CSV export stream', () => {
     const lines = (await readAll(stream)).split('\r\n');
     expect(lines[0]).toBe([...KNOWN_COLUMNS, 'other_fields'].map((c) => `"${c}"`).join(','));
     expect(lines.slice(1)).toEqual([row('p1'), row('p2', '"{""late"":""x""}"'), row('p3'), '']);
-    expect(ends).toEqual([{ rows: 3, attempts: 2, failure: undefined }]);
+    expect(ends).toEqual([{ end: 'complete', rows: 3, attempts: 2, failure: undefined }]);
   });
 
   it('starts the file with one UTF-8 byte order mark, for Excel', async () => {
@@ -263,5 +269,60 @@ describe('CSV export stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fetched).toBeLessThanOrEqual(3);
     await reader.cancel();
+  });
+
+  it('ends a download whose reader takes nothing for the idle time, resetting the connection', async () => {
+    const ends: { end: string }[] = [];
+    let reset = 0;
+    const stream = createCsvExportStream({
+      ...how,
+      idleMs: 50,
+      resetConnection: () => {
+        reset += 1;
+        return true;
+      },
+      firstPage: page(['p0'], 'c0'),
+      fetchPage: async () => ({ ok: true, value: page(['p1'], 'c1'), attempts: 1 }),
+      onEnd: (outcome) => ends.push(outcome),
+    });
+    const reader = stream.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(ends.map((e) => e.end)).toEqual(['idle_timeout']);
+    expect(reset).toBe(1);
+  });
+
+  it('does not count a slow upstream page as an idle reader', async () => {
+    const ends: { end: string }[] = [];
+    const stream = createCsvExportStream({
+      ...how,
+      idleMs: 30,
+      firstPage: page(['p0'], 'c0'),
+      fetchPage: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return { ok: true, value: page(['p1'], null), attempts: 1 };
+      },
+      onEnd: (outcome) => ends.push(outcome),
+    });
+    expect((await readAll(stream)).split('\r\n')).toHaveLength(4);
+    expect(ends.map((e) => e.end)).toEqual(['complete']);
+  });
+
+  it('ends a download that runs past the longest allowed, however fast it is read', async () => {
+    const ends: { end: string }[] = [];
+    let n = 0;
+    const stream = createCsvExportStream({
+      ...how,
+      maxDurationMs: 80,
+      firstPage: page(['p0'], 'c0'),
+      fetchPage: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        n += 1;
+        return { ok: true, value: page([`p${n}`], `c${n}`), attempts: 1 };
+      },
+      onEnd: (outcome) => ends.push(outcome),
+    });
+    await expect(readAll(stream)).rejects.toThrow('export interrupted: max_duration');
+    expect(ends.map((e) => e.end)).toEqual(['max_duration']);
   });
 });

@@ -135,8 +135,15 @@ export function recordCells(record: Payment, columns: readonly string[], how: In
   return cells;
 }
 
+/** How a download ended; anything but `complete` left the file short, and the connection was reset. */
+export type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_timeout' | 'max_duration';
+
 export interface ExportStreamOptions extends Interpretation {
   firstPage: PaymentPage;
+  /** A download whose client takes nothing for this long is ended. */
+  idleMs: number;
+  /** No download runs longer than this. */
+  maxDurationMs: number;
   /** The page after `cursor`, with the same filters and company as the first. */
   fetchPage(cursor: string, signal: AbortSignal): Promise<UpstreamResult<PaymentPage>>;
   /**
@@ -145,7 +152,12 @@ export interface ExportStreamOptions extends Interpretation {
    */
   resetConnection(): boolean;
   /** Called once when the export ends, however it ends. */
-  onEnd?(outcome: { rows: number; attempts: number; failure?: UpstreamFailure | undefined }): void;
+  onEnd?(outcome: {
+    end: ExportEnd;
+    rows: number;
+    attempts: number;
+    failure?: UpstreamFailure | undefined;
+  }): void;
 }
 
 /**
@@ -182,11 +194,29 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
   let rows = 0;
   let attempts = 0;
   let ended = false;
-  const end = (failure?: UpstreamFailure) => {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const end = (how: ExportEnd, failure?: UpstreamFailure) => {
     if (ended) return;
     ended = true;
-    options.onEnd?.({ rows, attempts, failure });
+    clearTimeout(idle);
+    clearTimeout(tooLong);
+    abort.abort();
+    options.onEnd?.({ end: how, rows, attempts, failure });
   };
+  /** Ends the download as failed, visibly: a short file must never look complete. */
+  const interrupt = (how: ExportEnd, failure?: UpstreamFailure) => {
+    if (ended) return;
+    end(how, failure);
+    if (!options.resetConnection())
+      controller?.error(new Error(`export interrupted: ${failure?.code ?? how}`));
+  };
+  // The reader pulls only when the socket has taken what it had: no pull for idleMs, while no upstream page is
+  // awaited, is a client that reads nothing.
+  let idle: NodeJS.Timeout | undefined;
+  const waitForReader = () => {
+    idle = setTimeout(() => interrupt('idle_timeout'), options.idleMs);
+  };
+  const tooLong = setTimeout(() => interrupt('max_duration'), options.maxDurationMs);
   const encodePage = (page: readonly Payment[], header: string) => {
     let out = header;
     for (const record of page) out += csvRow(recordCells(record, columns, options));
@@ -196,42 +226,37 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
 
   return new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
+      start(c) {
+        controller = c;
+        waitForReader();
+      },
+      async pull(c) {
+        clearTimeout(idle);
         if (!started) {
           started = true;
-          controller.enqueue(encodePage(options.firstPage.data, `${UTF8_BOM}${csvRow(columns)}`));
+          c.enqueue(encodePage(options.firstPage.data, `${UTF8_BOM}${csvRow(columns)}`));
         } else if (next !== null) {
           const result = await options.fetchPage(next, abort.signal);
           attempts += result.attempts;
-          const interrupt = (failure: UpstreamFailure) => {
-            end(failure);
-            if (!options.resetConnection())
-              controller.error(new Error(`export interrupted: ${failure.code}`));
-          };
-          if (!result.ok) return interrupt(result.failure);
+          if (ended) return;
+          if (!result.ok) return interrupt('upstream_failure', result.failure);
           const after = result.value.next_cursor;
           if (after !== null && loopsBack(after))
-            return interrupt({
+            return interrupt('upstream_failure', {
               code: 'upstream_bad_response',
               status: 502,
               detail: 'the payments service sent a cursor it had sent before',
             });
           next = after;
-          controller.enqueue(encodePage(result.value.data, ''));
+          c.enqueue(encodePage(result.value.data, ''));
         }
         if (next === null) {
-          end();
-          controller.close();
-        }
+          end('complete');
+          c.close();
+        } else waitForReader();
       },
       cancel() {
-        abort.abort();
-        end({
-          code: 'upstream_unavailable',
-          status: 502,
-          detail: 'the download was cancelled',
-          aborted: true,
-        });
+        end('cancelled');
       },
     },
     { highWaterMark: 1 },

@@ -82,6 +82,17 @@ export function paymentsRoutes(deps: BffDeps) {
       };
       // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+      const admission = deps.exports.enter(c.get('user').username);
+      if (!admission.ok)
+        return problemResponse(
+          c,
+          'rate_limited',
+          429,
+          admission.scope === 'user'
+            ? `you have ${deps.exportLimits.perUser} downloads running already; wait for one to finish`
+            : 'too many downloads are running right now; try again in a minute',
+          { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
+        );
       const list = (cursor: string | undefined, signal: AbortSignal) =>
         deps.upstream.listPayments(
           { limit: EXPORT_PAGE_SIZE, cursor, ...filters },
@@ -90,12 +101,17 @@ export function paymentsRoutes(deps: BffDeps) {
       // The first page is fetched before answering, so an upstream that is down gives a proper error status.
       const first = await list(undefined, c.req.raw.signal);
       c.set('upstreamAttempts', first.attempts);
-      if (!first.ok) return upstreamProblem(c, first.failure);
+      if (!first.ok) {
+        admission.leave();
+        return upstreamProblem(c, first.failure);
+      }
       const requestId = c.get('requestId');
       const stream = createCsvExportStream({
         firstPage: first.value,
         timeZone: deps.timeZone,
         amountUnit: deps.amountUnit,
+        idleMs: deps.exportLimits.idleMs,
+        maxDurationMs: deps.exportLimits.maxDurationMs,
         fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),
         resetConnection: () => {
           const outgoing = c.env?.outgoing;
@@ -103,15 +119,21 @@ export function paymentsRoutes(deps: BffDeps) {
           outgoing.destroy();
           return true;
         },
-        onEnd: ({ rows, attempts, failure }) =>
-          logEvent(deps.logger, failure && !failure.aborted ? 'error' : 'info', {
+        onEnd: ({ end, rows, attempts, failure }) => {
+          admission.leave();
+          // Cut by a stopping process, not by the client or the upstream: worth saying which.
+          const how = end !== 'complete' && deps.exports.stopping ? 'shutdown' : end;
+          logEvent(deps.logger, how === 'complete' || how === 'cancelled' ? 'info' : 'error', {
             msg: 'export_end',
             id: requestId,
+            user: c.get('user').username,
             company: companyId,
+            end: how,
             rows,
             upstream_attempts: first.attempts + attempts,
             ...(failure ? { failure: failure.code } : {}),
-          }),
+          });
+        },
       });
       return c.body(stream, 200, headers);
     });
