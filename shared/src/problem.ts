@@ -22,6 +22,7 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_credentials: 'Wrong username or password',
   csrf_required: 'Anti-forgery header missing',
   rate_limited: 'Too many requests',
+  busy: 'Busy',
   gone: 'Gone',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',

@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'invalid_credentials',
   'csrf_required',
   'rate_limited',
+  'busy',
   'gone',
   'not_found',
   'method_not_allowed',

@@ -5,9 +5,10 @@ import type { UpstreamClient } from '../upstream/index.ts';
 import type {
   Authenticator,
   AuthUser,
+  HashingBudget,
   SessionClaims,
   SessionSealer,
-  Throttle,
+  SignInGuard,
   UserStore,
 } from './auth/index.ts';
 import type { Logger } from './logger.ts';
@@ -39,7 +40,8 @@ export interface BffDeps {
   users: UserStore;
   sealer: SessionSealer;
   authenticator: Authenticator;
-  throttle: Throttle;
+  signInGuard: SignInGuard;
+  hashing: HashingBudget;
   cursors: ListCursors;
   upstream: UpstreamClient;
   exports: ExportGate;

@@ -1,6 +1,6 @@
 import { problemSchema, sessionSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createThrottle, createUserStore } from './auth/index.ts';
+import { createHashingBudget, createUserStore } from './auth/index.ts';
 import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, signInOn, testAuthenticator } from './testing/bff-harness.ts';
 
@@ -248,47 +248,91 @@ describe('sign-in answers', () => {
     expect(unknown.headers.get('set-cookie')).toBeNull();
   });
 
-  it('repeated wrong passwords for one user are throttled with 429 rate_limited and Retry-After, even from new addresses', async () => {
+  it('failures of one user from one address lock that pair: refused there, while the right password elsewhere signs in', async () => {
     const bff = createBff({ ...h.config });
     try {
       for (let i = 0; i < 5; i += 1)
-        expect((await signIn(bff.app, 'us-tree', 'nope', `10.1.0.${i}`)).status).toBe(401);
-      const locked = await signIn(bff.app, 'us-tree', PASSWORD, '10.1.0.99');
+        expect((await signIn(bff.app, 'us-tree', 'nope', '10.1.0.1')).status).toBe(401);
+      const locked = await signIn(bff.app, 'us-tree', PASSWORD, '10.1.0.1');
       expect(locked.status).toBe(429);
       expect(await codeOf(locked)).toBe('rate_limited');
       expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await signIn(bff.app, 'us-tree', PASSWORD, '10.1.0.2')).status).toBe(200);
     } finally {
       await bff.close();
     }
   });
 
-  it('wrong passwords sent in parallel are throttled too: no more are checked than the limit allows', async () => {
-    const bff = createBff({ ...h.config });
+  it('guesses for one user spread over many addresses are spaced out, and the right password is told to wait, never refused as wrong', async () => {
+    let time = Date.now();
+    const bff = createBff({ ...h.config, now: () => time });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i += 1)
+        statuses.push((await signIn(bff.app, 'us-tree', 'nope', `10.4.0.${i}`)).status);
+      // 5 free failures, then one check per spacing: the 6th goes through, the rest wait.
+      expect(statuses.filter((status) => status === 401)).toHaveLength(6);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(14);
+      const slowed = await signIn(bff.app, 'us-tree', PASSWORD, '10.4.1.1');
+      expect(slowed.status).toBe(429);
+      expect(await slowed.json()).toMatchObject({
+        code: 'rate_limited',
+        detail: expect.stringMatching(/spaced out/),
+      });
+      time += Number(slowed.headers.get('retry-after')) * 1000;
+      expect((await signIn(bff.app, 'us-tree', PASSWORD, '10.4.1.1')).status).toBe(200);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('guesses sent at once are counted before they fail: no more are checked than the free failures allow', async () => {
+    const checked: string[] = [];
+    const authenticator = testAuthenticator(h.config.users);
+    const bff = createBff({
+      ...h.config,
+      authenticator: {
+        authenticate(username, password) {
+          checked.push(username);
+          return authenticator.authenticate(username, password);
+        },
+      },
+    });
     try {
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) => signIn(bff.app, 'us-tree', 'nope', `10.3.0.${i}`)),
       );
-      const statuses = answers.map((r) => r.status);
-      expect(statuses.filter((status) => status === 401)).toHaveLength(5);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
-      const busy = answers.find((r) => r.status === 429) as Response;
-      expect(busy.headers.get('retry-after')).toBe('1');
-      expect(await busy.json()).toMatchObject({
-        code: 'rate_limited',
-        detail: expect.stringMatching(/at once/),
-      });
-      expect((await signIn(bff.app, 'us-tree', PASSWORD, '10.3.0.99')).status).toBe(429);
+      expect(answers.filter((r) => r.status === 401)).toHaveLength(6);
+      expect(checked).toHaveLength(6);
     } finally {
       await bff.close();
     }
   });
 
-  it('repeated failures from one address are throttled across usernames', async () => {
+  it('failures from one address across many usernames lock the address at 50, not at 5 (an office behind one NAT)', async () => {
     const bff = createBff({ ...h.config });
     try {
-      for (let i = 0; i < 5; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
+      for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
+      expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(200);
+      await signIn(bff.app, 'guess-49', 'nope', '10.2.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(429);
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.2')).status).toBe(200);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('a sign-in beyond the password-check budget is answered 429 busy at once, without a check', async () => {
+    const bff = createBff({ ...h.config, hashing: createHashingBudget({ concurrent: 1, queued: 1 }) });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => signIn(bff.app, 'demo', PASSWORD, `10.5.0.${i}`)),
+      );
+      const busy = answers.filter((r) => r.status === 429);
+      expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(2);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(await busy[0]?.json()).toMatchObject({ code: 'busy' });
+      expect(busy[0]?.headers.get('retry-after')).toBe('1');
     } finally {
       await bff.close();
     }
@@ -302,7 +346,6 @@ describe('sign-in answers', () => {
     const authenticator = testAuthenticator(h.config.users);
     const bff = createBff({
       ...h.config,
-      throttle: createThrottle({ maxFailures: 10_000 }),
       authenticator: {
         authenticate(username, password) {
           checked.push(username);
@@ -322,10 +365,10 @@ describe('sign-in answers', () => {
   it('a successful sign-in does not reset the failures counted against its address', async () => {
     const bff = createBff({ ...h.config });
     try {
-      for (let i = 0; i < 4; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.3.0.1');
+      for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.3.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.3.0.1')).status).toBe(200);
-      expect((await signIn(bff.app, 'guess-4', 'nope', '10.3.0.1')).status).toBe(401);
-      expect((await signIn(bff.app, 'guess-5', 'nope', '10.3.0.1')).status).toBe(429);
+      expect((await signIn(bff.app, 'guess-49', 'nope', '10.3.0.1')).status).toBe(401);
+      expect((await signIn(bff.app, 'guess-50', 'nope', '10.3.0.1')).status).toBe(429);
     } finally {
       await bff.close();
     }

@@ -7,11 +7,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
 import {
   type Authenticator,
+  canonicalUsername,
   createAuthenticator,
+  createHashingBudget,
   createSessionSealer,
-  createThrottle,
+  createSignInGuard,
   deriveKey,
-  type Throttle,
+  type HashingBudget,
+  type SignInGuard,
   type UserStore,
 } from './auth/index.ts';
 import type { BffDeps, BffEnv } from './bff-context.ts';
@@ -48,7 +51,8 @@ export interface BffConfig {
   webDistDir?: string | null;
   logger?: Logger;
   now?: () => number;
-  throttle?: Throttle;
+  signInGuard?: SignInGuard;
+  hashing?: HashingBudget;
   /** Tests pass one with a cheap dummy hash; the default runs scrypt at the production cost. */
   authenticator?: Authenticator;
   readyCacheMs?: number;
@@ -86,7 +90,10 @@ export function createBff(config: BffConfig) {
     users: config.users,
     sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
     authenticator: config.authenticator ?? createAuthenticator(config.users),
-    throttle: config.throttle ?? createThrottle({ now }),
+    signInGuard:
+      config.signInGuard ??
+      createSignInGuard((name) => config.users.find(canonicalUsername(name)) !== undefined, { now }),
+    hashing: config.hashing ?? createHashingBudget(),
     cursors: createListCursors(deriveKey(config.appSecret, 'cursor')),
     upstream,
     exports,

@@ -3,7 +3,7 @@ import { type Session, signInSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, setCookie } from 'hono/cookie';
-import { sessionCookieName, sessionCookieOptions, signInThrottleKeys } from '../auth/index.ts';
+import { canonicalUsername, sessionCookieName, sessionCookieOptions } from '../auth/index.ts';
 import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { clientAddress } from '../middleware/request-origin.ts';
 import { problemResponse } from '../problem-response.ts';
@@ -28,36 +28,35 @@ export function sessionRoutes(deps: BffDeps) {
       }),
       async (c) => {
         const { username, password } = c.req.valid('json');
-        const keys = signInThrottleKeys(username, clientAddress(c, deps.trustProxy));
-        const gate = deps.throttle.check(keys);
-        if (!gate.allowed)
+        const name = canonicalUsername(username);
+        const address = clientAddress(c, deps.trustProxy);
+        const verdict = deps.signInGuard.check(name, address);
+        if (!verdict.allowed)
           return problemResponse(
             c,
             'rate_limited',
             429,
-            gate.reason === 'busy'
-              ? 'too many sign-ins at once from here or for this user; try again in a moment'
-              : 'too many failed sign-ins; wait before trying again',
-            {
-              retryAfterSeconds: gate.retryAfterSeconds,
-            },
+            verdict.reason === 'slowed'
+              ? 'many failed sign-ins for this user lately, so attempts are spaced out; try again shortly'
+              : 'too many failed sign-ins from here; wait before trying again',
+            { retryAfterSeconds: verdict.retryAfterSeconds },
           );
-        let user: Awaited<ReturnType<typeof deps.authenticator.authenticate>>;
-        try {
-          user = await deps.authenticator.authenticate(username, password);
-        } catch (error) {
-          deps.throttle.succeed(keys, []); // ends the attempt without counting it either way
-          throw error;
+        const checked = await deps.hashing.run(address, () =>
+          deps.authenticator.authenticate(username, password),
+        );
+        if (!checked.ok) {
+          deps.signInGuard.abandon(name);
+          return problemResponse(c, 'busy', 429, 'too many sign-ins at once; try again in a moment', {
+            retryAfterSeconds: checked.retryAfterSeconds,
+          });
         }
+        const user = checked.value;
         if (user === null) {
-          deps.throttle.fail(keys);
+          deps.signInGuard.fail(name, address);
           // One answer for unknown user and wrong password alike.
           return problemResponse(c, 'invalid_credentials', 401, 'the username or the password is wrong');
         }
-        // Only the user's own count is cleared: clearing the address's too would let one valid account reset
-        // the address budget and keep guessing other users' passwords.
-        const userKeys = keys.filter((key) => key.startsWith('user:'));
-        deps.throttle.succeed(keys, userKeys);
+        deps.signInGuard.succeed(name, address);
         const isSecure = c.get('secure');
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
         const { value, claims } = deps.sealer.seal(user);
