@@ -33,6 +33,8 @@ export interface Settings {
   trustProxy: boolean;
   webDistDir: string;
   exportLimits: { perUser: number; total: number };
+  /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
+  maxConnections: number | undefined;
 }
 
 const port = (fallback: number) =>
@@ -132,6 +134,7 @@ const envSchema = (rules: ConfigRules) =>
         .transform((v) => v === '1' || v === 'true')
         .default(false),
       WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
+      MAX_CONNECTIONS: count('a whole number of connections from 1 to 1000000', 1_000_000).optional(),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
     })
@@ -202,6 +205,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     trustProxy: e.TRUST_PROXY,
     webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),
     exportLimits: { perUser: e.EXPORT_MAX_PER_USER, total: e.EXPORT_MAX_TOTAL },
+    maxConnections: e.MAX_CONNECTIONS,
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +12,30 @@ import { gracefulCloser } from './graceful-close.ts';
 const SHUTDOWN_DRAIN_MS = 25_000;
 /** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
 const KEEP_ALIVE_MS = 65_000;
+/** A client that has not sent its request's headers by then is not a browser worth waiting for. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** The whole request, headers and body (a sign-in's few bytes at most), within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** File descriptors kept free of browser connections: upstream sockets, the embedded sandbox, files. */
+const RESERVED_DESCRIPTORS = 512;
+
+/**
+ * Connections the server accepts at most: what the process may open less what its own work needs, so a crowd of
+ * idle connections can never starve the upstream sockets (EMFILE) that every other user's page needs.
+ */
+export function connectionLimit(limits = readLimits()): number {
+  const soft = /^Max open files\s+(\d+)/m.exec(limits)?.[1];
+  const descriptors = soft === undefined ? 1024 : Number(soft);
+  return Math.max(64, Math.min(16_384, descriptors - RESERVED_DESCRIPTORS));
+}
+
+function readLimits(): string {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** Prints one line on stderr and exits 1: how every start failure ends. */
 export function stop(line: string): never {
@@ -50,13 +75,26 @@ export async function serveUntilSignalled(
   {
     host,
     port,
+    maxConnections,
     onStopping,
     onStop,
-  }: { host: string; port: number; onStopping: () => void; onStop: () => Promise<unknown> },
+  }: {
+    host: string;
+    port: number;
+    maxConnections?: number | undefined;
+    onStopping: () => void;
+    onStop: () => Promise<unknown>;
+  },
 ): Promise<AddressInfo> {
   const server = await new Promise<Server>((resolve) => {
     const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
-    const listening = serve({ fetch: app.fetch, hostname: host, port }, () => {
+    const serverOptions = {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      connectionsCheckingInterval: 1_000,
+    };
+    const listening = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => {
       // From now on an error (such as running out of file descriptors on accept) is reported, not a start failure.
       listening.off('error', onListenError);
       listening.on('error', (error) => console.error(`BFF server error: ${error.message}`));
@@ -67,6 +105,7 @@ export async function serveUntilSignalled(
   // Behind a proxy an idle connection must outlive the proxy's own idle timeout, or the proxy may reuse one we
   // are closing in the same moment and fail it as a 502.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.maxConnections = maxConnections ?? connectionLimit();
   // Before the first line is printed: whoever reads it may signal us at once.
   const closeServer = gracefulCloser(server);
   let closing = false;
