@@ -22,18 +22,29 @@ export const limitParamSchema = z.pipe(
   z.transform(Number),
 );
 
-/** The filters of one pagination session: changing any of them starts a new session. */
-export const listFiltersSchema = z.strictObject({
+const filterShape = {
   status: z.optional(statusSchema),
   date_from: z.optional(dateTimeSchema),
-});
+  /** Inclusive upper bound, in the same format and zone as date_from; the BFF applies it (the API has none). */
+  date_to: z.optional(dateTimeSchema),
+};
+
+/** A range whose end comes before its start selects nothing: refused, so a typo never reads as "no payments". */
+const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string | undefined }>(
+  (f) => f.date_from === undefined || f.date_to === undefined || f.date_from <= f.date_to,
+  { message: 'must not be before date_from', path: ['date_to'] },
+);
+
+/** The filters of one pagination session: changing any of them starts a new session. */
+export const listFiltersSchema = z.strictObject(filterShape).check(orderedRange);
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
 /** `GET /api/payments` as it arrives in a URL: strings in, typed values out, nothing unknown. */
-export const listQuerySchema = z.strictObject({
-  limit: z._default(limitParamSchema, LIMIT_DEFAULT),
-  cursor: z.optional(cursorSchema),
-  status: z.optional(statusSchema),
-  date_from: z.optional(dateTimeSchema),
-});
+export const listQuerySchema = z
+  .strictObject({
+    limit: z._default(limitParamSchema, LIMIT_DEFAULT),
+    cursor: z.optional(cursorSchema),
+    ...filterShape,
+  })
+  .check(orderedRange);
 export type ListQuery = z.output<typeof listQuerySchema>;

@@ -23,6 +23,7 @@ const TITLES: Record<ErrorCode, string> = {
   csrf_required: 'Anti-forgery header missing',
   rate_limited: 'Too many requests',
   busy: 'Busy',
+  range_too_wide: 'Date range too wide',
   gone: 'Gone',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',

@@ -63,6 +63,7 @@ export const ERROR_CODES = [
   'csrf_required',
   'rate_limited',
   'busy',
+  'range_too_wide',
   'gone',
   'not_found',
   'method_not_allowed',

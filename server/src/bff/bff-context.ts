@@ -46,6 +46,8 @@ export interface BffDeps {
   upstream: UpstreamClient;
   exports: ExportGate;
   exportLimits: ExportLimits;
+  /** Whole pages newer than date_to that one list request may follow past. */
+  maxSkipPages: number;
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   logger: Logger;

@@ -228,6 +228,68 @@ describe('GET /api/payments', () => {
   });
 });
 
+describe('date_to', () => {
+  it('walks to exactly the rows of date_from..date_to, the range bound into each cursor', async () => {
+    const all = await walkSandbox('acme-eu', { status: 'COMPLETED' });
+    const middle = all[Math.floor(all.length / 2)]?.created_at as string;
+    const walked = await walkBff('acme-eu', { status: 'COMPLETED', date_to: middle }, '17');
+    expect(walked.length).toBeGreaterThan(10);
+    expect(walked).toEqual(all.filter((p) => (p.created_at as string) <= middle));
+    const from = all[all.length - 5]?.created_at as string;
+    expect(await walkBff('acme-eu', { date_from: from, date_to: middle, status: 'COMPLETED' }, '7')).toEqual(
+      all.filter((p) => (p.created_at as string) <= middle && (p.created_at as string) >= from),
+    );
+  });
+
+  it('refuses a cursor used with another date_to, and a date_to before date_from', async () => {
+    const first = await h.call('/api/payments?limit=5&date_to=2099-01-01T00:00:00', { cookie });
+    const { next_cursor } = paymentPageSchema.parse(await first.json());
+    const moved = await h.call(`/api/payments?limit=5&date_to=2098-01-01T00:00:00&cursor=${next_cursor}`, {
+      cookie,
+    });
+    expect(moved.status).toBe(400);
+    expect(problemSchema.parse(await moved.json()).code).toBe('cursor_mismatch');
+    const backwards = await h.call(
+      '/api/payments?date_from=2026-02-01T00:00:00&date_to=2026-01-01T00:00:00',
+      {
+        cookie,
+      },
+    );
+    expect(backwards.status).toBe(400);
+    expect(problemSchema.parse(await backwards.json()).detail).toBe('date_to: must not be before date_from');
+  });
+
+  it('answers 422 range_too_wide when more whole pages than allowed are newer than date_to', async () => {
+    const narrow = createBff({ ...h.config, maxSkipPages: 3 });
+    try {
+      const cookie = await signInOn(narrow.app);
+      const response = await narrow.app.request('/api/payments?limit=10&date_to=2000-01-01T00:00:00', {
+        headers: { 'X-CSRF': '1', cookie },
+      });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({
+        code: 'range_too_wide',
+        detail: expect.stringMatching(/date_from/),
+      });
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('exports exactly the rows of the range', async () => {
+    const all = await walkSandbox('acme-us', {});
+    const cut = all[Math.floor(all.length / 3)]?.created_at as string;
+    const response = await h.call(`/api/payments/export.csv?date_to=${cut}`, {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-us' },
+    });
+    const [, ...rows] = parseCsv(await response.text());
+    expect(rows.map((row) => row[0])).toEqual(
+      all.filter((p) => (p.created_at as string) <= cut).map((p) => p.id),
+    );
+  });
+});
+
 describe('GET /api/payments/export.csv', () => {
   it('streams the whole filtered list as CSV holding the same rows as a sandbox walk', async () => {
     h.recorded.length = 0;

@@ -24,6 +24,7 @@ import { requestLog } from './middleware/request-log.ts';
 import { isSecureRequest } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { createCompanyScope } from './payments/company-scope.ts';
+import { DEFAULT_MAX_SKIP_PAGES } from './payments/date-range.ts';
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './payments/export-gate.ts';
 import { createListCursors } from './payments/list-cursor.ts';
 import { problemResponse } from './problem-response.ts';
@@ -58,6 +59,8 @@ export interface BffConfig {
   readyCacheMs?: number;
   /** Concurrent CSV downloads per user and in all, and how long one may idle or run. */
   exportLimits?: Partial<ExportLimits>;
+  /** DATE_TO_MAX_SKIP_PAGES: whole pages newer than date_to one list request may follow past. */
+  maxSkipPages?: number;
 }
 
 const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
@@ -98,6 +101,7 @@ export function createBff(config: BffConfig) {
     upstream,
     exports,
     exportLimits,
+    maxSkipPages: config.maxSkipPages ?? DEFAULT_MAX_SKIP_PAGES,
     sessionMaxAgeSeconds,
     trustProxy,
     logger,

@@ -35,6 +35,7 @@ export interface Settings {
   exportLimits: { perUser: number; total: number };
   /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
   maxConnections: number | undefined;
+  maxSkipPages: number;
 }
 
 const port = (fallback: number) =>
@@ -135,6 +136,7 @@ const envSchema = (rules: ConfigRules) =>
         .default(false),
       WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
       MAX_CONNECTIONS: count('a whole number of connections from 1 to 1000000', 1_000_000).optional(),
+      DATE_TO_MAX_SKIP_PAGES: count('a whole number of pages from 1 to 1000000', 1_000_000).default(2_000),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
     })
@@ -206,6 +208,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),
     exportLimits: { perUser: e.EXPORT_MAX_PER_USER, total: e.EXPORT_MAX_TOTAL },
     maxConnections: e.MAX_CONNECTIONS,
+    maxSkipPages: e.DATE_TO_MAX_SKIP_PAGES,
   };
 }
 

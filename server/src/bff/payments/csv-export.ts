@@ -140,6 +140,8 @@ export type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_ti
 
 export interface ExportStreamOptions extends Interpretation {
   firstPage: PaymentPage;
+  /** The rows to write (a date_to's); every row when undefined. Columns come from the whole first page. */
+  keep?: ((record: Payment) => boolean) | undefined;
   /** A download whose client takes nothing for this long is ended. */
   idleMs: number;
   /** No download runs longer than this. */
@@ -219,8 +221,11 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
   const tooLong = setTimeout(() => interrupt('max_duration'), options.maxDurationMs);
   const encodePage = (page: readonly Payment[], header: string) => {
     let out = header;
-    for (const record of page) out += csvRow(recordCells(record, columns, options));
-    rows += page.length;
+    for (const record of page) {
+      if (options.keep && !options.keep(record)) continue;
+      out += csvRow(recordCells(record, columns, options));
+      rows += 1;
+    }
     return encoder.encode(out);
   };
 

@@ -37,6 +37,7 @@ describe('list cursors', () => {
     ['company', { company: 'acme-us' }],
     ['status', { status: undefined }],
     ['date_from', { date_from: '2026-01-01T00:00:00' }],
+    ['date_to', { date_to: '2026-01-31T23:59:59' }],
   ])('refuse a token used with another %s as a mismatch', (_name, change) => {
     const tokens = createListCursors(key);
     const token = tokens.seal('c', binding) ?? '';

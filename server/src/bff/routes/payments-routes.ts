@@ -5,6 +5,7 @@ import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { logEvent } from '../logger.ts';
 import { validQuery } from '../middleware/query-validator.ts';
 import { createCsvExportStream } from '../payments/csv-export.ts';
+import { keepUpTo, nextPageUpTo } from '../payments/date-range.ts';
 import { problemResponse } from '../problem-response.ts';
 
 const EXPORT_PAGE_SIZE = 100;
@@ -38,6 +39,7 @@ export function paymentsRoutes(deps: BffDeps) {
         company: choice.companyId,
         status: query.status,
         date_from: query.date_from,
+        date_to: query.date_to,
       };
       let upstreamCursor: string | undefined;
       if (query.cursor !== undefined) {
@@ -53,11 +55,23 @@ export function paymentsRoutes(deps: BffDeps) {
             : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
         upstreamCursor = opened.upstreamCursor;
       }
-      const result = await deps.upstream.listPayments(
-        { limit: query.limit, cursor: upstreamCursor, status: query.status, date_from: query.date_from },
-        { companyId: choice.companyId, signal: c.req.raw.signal },
-      );
+      const fetchPage = (cursor: string | undefined) =>
+        deps.upstream.listPayments(
+          { limit: query.limit, cursor, status: query.status, date_from: query.date_from },
+          { companyId: choice.companyId, signal: c.req.raw.signal },
+        );
+      const keep = keepUpTo(query.date_to, deps.timeZone);
+      const result = keep
+        ? await nextPageUpTo(fetchPage, upstreamCursor, keep, deps.maxSkipPages)
+        : await fetchPage(upstreamCursor);
       c.set('upstreamAttempts', result.attempts);
+      if (result.ok === 'too_wide')
+        return problemResponse(
+          c,
+          'range_too_wide',
+          422,
+          `more than ${deps.maxSkipPages} pages of payments are newer than date_to; set a date_from closer to it`,
+        );
       if (!result.ok) return upstreamProblem(c, result.failure);
       const page = result.value;
       const nextCursor = page.next_cursor === null ? null : deps.cursors.seal(page.next_cursor, binding);
@@ -93,9 +107,10 @@ export function paymentsRoutes(deps: BffDeps) {
             : 'too many downloads are running right now; try again in a minute',
           { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
         );
+      const { date_to, ...upstreamFilters } = filters;
       const list = (cursor: string | undefined, signal: AbortSignal) =>
         deps.upstream.listPayments(
-          { limit: EXPORT_PAGE_SIZE, cursor, ...filters },
+          { limit: EXPORT_PAGE_SIZE, cursor, ...upstreamFilters },
           { companyId, signal, purpose: 'export' },
         );
       // The first page is fetched before answering, so an upstream that is down gives a proper error status.
@@ -110,6 +125,7 @@ export function paymentsRoutes(deps: BffDeps) {
         firstPage: first.value,
         timeZone: deps.timeZone,
         amountUnit: deps.amountUnit,
+        keep: keepUpTo(date_to, deps.timeZone),
         idleMs: deps.exportLimits.idleMs,
         maxDurationMs: deps.exportLimits.maxDurationMs,
         fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),
