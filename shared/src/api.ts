@@ -32,3 +32,22 @@ export const sessionSchema = z.object({
   expires_at: z.string(),
 });
 export type Session = z.infer<typeof sessionSchema>;
+
+const count = z.number().check(z.refine((n) => Number.isInteger(n) && n >= 0));
+const money = z.object({ currency: z.string(), count, total: z.string() });
+
+/**
+ * `GET /api/payments/summary`: the list's filters answered as figures. Totals are exact decimal strings in major
+ * units per currency; amounts that cannot be read as money are counted in `uninterpreted`, never guessed. Days
+ * are in the configured zone. `complete: false` when the row cap stopped the count.
+ */
+export const summarySchema = z.object({
+  count,
+  complete: z.boolean(),
+  by_status: z.array(z.object({ status: z.nullable(z.string()), count })),
+  totals: z.array(money),
+  uninterpreted: count,
+  days: z.array(z.object({ day: z.string(), count, totals: z.array(money) })),
+  undated: count,
+});
+export type Summary = z.infer<typeof summarySchema>;

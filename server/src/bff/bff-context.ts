@@ -15,6 +15,7 @@ import type { Logger } from './logger.ts';
 import type { CompanyScope } from './payments/company-scope.ts';
 import type { ExportGate, ExportLimits } from './payments/export-gate.ts';
 import type { ListCursors } from './payments/list-cursor.ts';
+import type { SummaryRuns } from './payments/summary-runs.ts';
 
 /** Hono's per-request context of the BFF: what the middleware hands to the routes. */
 export interface BffEnv {
@@ -48,6 +49,9 @@ export interface BffDeps {
   exportLimits: ExportLimits;
   /** Whole pages newer than date_to that one list request may follow past. */
   maxSkipPages: number;
+  summaries: SummaryRuns;
+  /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
+  summaryMaxRows: number;
   sessionMaxAgeSeconds: number;
   trustProxy: boolean;
   logger: Logger;

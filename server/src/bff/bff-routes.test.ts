@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appConfigSchema, type Payment, paymentPageSchema, problemSchema } from '@payments/shared';
+import {
+  appConfigSchema,
+  type Payment,
+  paymentPageSchema,
+  problemSchema,
+  summarySchema,
+} from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff } from './create-bff.ts';
 import { CONTENT_SECURITY_POLICY } from './middleware/response-headers.ts';
@@ -287,6 +293,115 @@ describe('date_to', () => {
     expect(rows.map((row) => row[0])).toEqual(
       all.filter((p) => (p.created_at as string) <= cut).map((p) => p.id),
     );
+  });
+});
+
+describe('GET /api/payments/summary', () => {
+  /** The sandbox's own figures for a company, computed here from a direct walk. */
+  async function sandboxFigures(company: string, filters: Record<string, string> = {}) {
+    const rows = await walkSandbox(company, filters);
+    const byStatus = new Map<string, number>();
+    const minor = new Map<string, bigint>();
+    for (const row of rows) {
+      byStatus.set(row.status as string, (byStatus.get(row.status as string) ?? 0) + 1);
+      minor.set(
+        row.currency as string,
+        (minor.get(row.currency as string) ?? 0n) + BigInt(row.amount as number),
+      );
+    }
+    return { rows, byStatus, minor };
+  }
+
+  it('answers the count, the counts per status and the exact totals per currency the sandbox holds', async () => {
+    const { rows, byStatus, minor } = await sandboxFigures('acme-eu');
+    const response = await h.call('/api/payments/summary', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-eu' },
+    });
+    expect(response.status).toBe(200);
+    const summary = summarySchema.parse(await response.json());
+    expect(summary.count).toBe(rows.length);
+    expect(summary.complete).toBe(true);
+    expect(new Map(summary.by_status.map((s) => [s.status, s.count]))).toEqual(byStatus);
+    for (const total of summary.totals)
+      expect(total.total).toBe(inMajorUnits(Number(minor.get(total.currency)), total.currency));
+    expect(summary.days.reduce((sum, day) => sum + day.count, 0)).toBe(rows.length);
+    expect(summary.uninterpreted).toBe(0);
+  });
+
+  it('streams progress events, then the summary, to a client that asks for an event stream', async () => {
+    const response = await h.call('/api/payments/summary', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme', accept: 'text/event-stream' },
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await response.text();
+    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map(([, event, data]) => ({
+      event,
+      data: JSON.parse(data as string),
+    }));
+    const progress = events.filter((e) => e.event === 'progress');
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress.map((e) => e.data.counted)).toEqual(
+      [...progress.map((e) => e.data.counted)].sort((a, b) => a - b),
+    );
+    const last = events.at(-1);
+    expect(last?.event).toBe('summary');
+    expect(summarySchema.parse(last?.data).count).toBe((await walkSandbox('acme')).length);
+  });
+
+  it('serves the same question again from its cache, without the upstream', async () => {
+    const ask = () =>
+      h.call('/api/payments/summary?status=FAILED', { cookie, headers: { 'X-Company-Id': 'acme-us' } });
+    const first = await (await ask()).json();
+    h.recorded.length = 0;
+    expect(await (await ask()).json()).toEqual(first);
+    expect(h.recorded).toHaveLength(0);
+  });
+
+  it('stops at the row cap and says the figures are not complete', async () => {
+    const capped = createBff({ ...h.config, summaryMaxRows: 150 });
+    try {
+      const cookie = await signInOn(capped.app);
+      const response = await capped.app.request('/api/payments/summary', {
+        headers: { 'X-CSRF': '1', cookie },
+      });
+      const summary = summarySchema.parse(await response.json());
+      expect(summary.complete).toBe(false);
+      expect(summary.count).toBeGreaterThanOrEqual(150);
+      expect(summary.count).toBeLessThan(300);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('applies date_to and status like the list does', async () => {
+    const all = await walkSandbox('acme-eu', { status: 'AWAITING' });
+    const cut = all[Math.floor(all.length / 2)]?.created_at as string;
+    const response = await h.call(`/api/payments/summary?status=AWAITING&date_to=${cut}`, {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-eu' },
+    });
+    expect(summarySchema.parse(await response.json()).count).toBe(
+      all.filter((p) => (p.created_at as string) <= cut).length,
+    );
+  });
+
+  it("cancels a user's running summary when the same user asks for another", async () => {
+    const slow = await h.call('/api/payments/summary?status=COMPLETED', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme', accept: 'text/event-stream' },
+    });
+    const reader = slow.body?.getReader();
+    await reader?.read();
+    await h.call('/api/payments/summary?status=AWAITING', { cookie, headers: { 'X-Company-Id': 'acme' } });
+    let text = '';
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      text += new TextDecoder().decode(chunk.value);
+    }
+    expect(text).not.toContain('event: summary');
   });
 });
 

@@ -27,6 +27,7 @@ import { createCompanyScope } from './payments/company-scope.ts';
 import { DEFAULT_MAX_SKIP_PAGES } from './payments/date-range.ts';
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './payments/export-gate.ts';
 import { createListCursors } from './payments/list-cursor.ts';
+import { createSummaryRuns, DEFAULT_SUMMARY_MAX_ROWS } from './payments/summary-runs.ts';
 import { problemResponse } from './problem-response.ts';
 import { configRoute } from './routes/config-route.ts';
 import { healthRoutes } from './routes/health-routes.ts';
@@ -61,6 +62,8 @@ export interface BffConfig {
   exportLimits?: Partial<ExportLimits>;
   /** DATE_TO_MAX_SKIP_PAGES: whole pages newer than date_to one list request may follow past. */
   maxSkipPages?: number;
+  /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
+  summaryMaxRows?: number;
 }
 
 const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
@@ -102,6 +105,8 @@ export function createBff(config: BffConfig) {
     exports,
     exportLimits,
     maxSkipPages: config.maxSkipPages ?? DEFAULT_MAX_SKIP_PAGES,
+    summaries: createSummaryRuns(now),
+    summaryMaxRows: config.summaryMaxRows ?? DEFAULT_SUMMARY_MAX_ROWS,
     sessionMaxAgeSeconds,
     trustProxy,
     logger,

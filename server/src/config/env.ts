@@ -36,6 +36,7 @@ export interface Settings {
   /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
   maxConnections: number | undefined;
   maxSkipPages: number;
+  summaryMaxRows: number;
 }
 
 const port = (fallback: number) =>
@@ -137,6 +138,7 @@ const envSchema = (rules: ConfigRules) =>
       WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
       MAX_CONNECTIONS: count('a whole number of connections from 1 to 1000000', 1_000_000).optional(),
       DATE_TO_MAX_SKIP_PAGES: count('a whole number of pages from 1 to 1000000', 1_000_000).default(2_000),
+      SUMMARY_MAX_ROWS: count('a whole number of rows from 1 to 100000000', 100_000_000).default(1_000_000),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
     })
@@ -209,6 +211,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     exportLimits: { perUser: e.EXPORT_MAX_PER_USER, total: e.EXPORT_MAX_TOTAL },
     maxConnections: e.MAX_CONNECTIONS,
     maxSkipPages: e.DATE_TO_MAX_SKIP_PAGES,
+    summaryMaxRows: e.SUMMARY_MAX_ROWS,
   };
 }
 

@@ -1,11 +1,13 @@
-import { COMPANY_HEADER, listFiltersSchema, listQuerySchema } from '@payments/shared';
+import { COMPANY_HEADER, listFiltersSchema, listQuerySchema, type Summary } from '@payments/shared';
 import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import type { UpstreamFailure } from '../../upstream/index.ts';
 import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { logEvent } from '../logger.ts';
 import { validQuery } from '../middleware/query-validator.ts';
 import { createCsvExportStream } from '../payments/csv-export.ts';
 import { keepUpTo, nextPageUpTo } from '../payments/date-range.ts';
+import { createSummaryCounter } from '../payments/summary.ts';
 import { problemResponse } from '../problem-response.ts';
 
 const EXPORT_PAGE_SIZE = 100;
@@ -83,6 +85,62 @@ export function paymentsRoutes(deps: BffDeps) {
           'the payments service sent an oversized cursor',
         );
       return c.json({ data: page.data, next_cursor: nextCursor, has_more: page.has_more }, 200);
+    })
+    .get('/summary', validQuery(listFiltersSchema), async (c) => {
+      const filters = c.req.valid('query');
+      const user = c.get('user');
+      const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
+      if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
+      const key = JSON.stringify([choice.companyId, filters.status, filters.date_from, filters.date_to]);
+      const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
+      const hit = deps.summaries.cached(key);
+      if (hit !== undefined && !streaming) return c.json(hit, 200);
+      const run = deps.summaries.start(user.username);
+      const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
+      const { date_to, ...upstreamFilters } = filters;
+      const keep = keepUpTo(date_to, deps.timeZone);
+      const counter = createSummaryCounter(deps);
+      /** Walks the list to its end (or the row cap), reporting progress after every page. */
+      const walk = async (progress: (counted: number) => Promise<void>) => {
+        let cursor: string | undefined;
+        for (;;) {
+          const result = await deps.upstream.listPayments(
+            { limit: EXPORT_PAGE_SIZE, cursor, ...upstreamFilters },
+            { companyId: choice.companyId, signal, purpose: 'export' },
+          );
+          c.set('upstreamAttempts', c.get('upstreamAttempts') + result.attempts);
+          if (!result.ok) return result.failure;
+          for (const record of result.value.data) if (!keep || keep(record)) counter.add(record);
+          cursor = result.value.next_cursor ?? undefined;
+          if (cursor === undefined || counter.count >= deps.summaryMaxRows) {
+            const summary = counter.result(cursor === undefined);
+            deps.summaries.remember(key, summary);
+            return summary;
+          }
+          await progress(counter.count);
+        }
+      };
+      if (!streaming) {
+        const outcome = await walk(async () => {}).finally(run.finish);
+        return 'count' in outcome ? c.json(outcome, 200) : upstreamProblem(c, outcome);
+      }
+      return streamSSE(c, async (stream) => {
+        try {
+          const outcome: Summary | UpstreamFailure =
+            hit ??
+            (await walk((counted) =>
+              stream.writeSSE({ event: 'progress', data: JSON.stringify({ counted }) }),
+            ));
+          if ('count' in outcome) await stream.writeSSE({ event: 'summary', data: JSON.stringify(outcome) });
+          else if (!outcome.aborted)
+            await stream.writeSSE({
+              event: 'error',
+              data: JSON.stringify({ code: outcome.code, status: outcome.status, detail: outcome.detail }),
+            });
+        } finally {
+          run.finish();
+        }
+      });
     })
     .get('/export.csv', validQuery(listFiltersSchema), async (c) => {
       const filters = c.req.valid('query');

@@ -1,0 +1,81 @@
+import {
+  type AmountUnit,
+  addDecimals,
+  dayIn,
+  instantOf,
+  majorAmount,
+  type Payment,
+  type Summary,
+} from '@payments/shared';
+
+type Totals = Map<string, { count: number; total: string }>;
+
+function addTo(totals: Totals, currency: string, amount: string): void {
+  const entry = totals.get(currency);
+  if (entry === undefined) totals.set(currency, { count: 1, total: amount });
+  else {
+    entry.count += 1;
+    entry.total = addDecimals(entry.total, amount);
+  }
+}
+
+const listed = (totals: Totals) =>
+  [...totals]
+    .map(([currency, { count, total }]) => ({ currency, count, total }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+
+/**
+ * Counts and sums payments as they stream past, in memory that grows with the currencies, statuses and days
+ * seen, never with the rows: money in exact decimals, each amount read as the table reads it.
+ */
+export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: string; amountUnit: AmountUnit }) {
+  let count = 0;
+  let uninterpreted = 0;
+  let undated = 0;
+  const byStatus = new Map<string | null, number>();
+  const totals: Totals = new Map();
+  const days = new Map<string, { count: number; totals: Totals }>();
+
+  return {
+    get count() {
+      return count;
+    },
+    add(record: Payment): void {
+      count += 1;
+      const status = typeof record.status === 'string' ? record.status : null;
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      const currency = typeof record.currency === 'string' ? record.currency : null;
+      const amount = currency === null ? null : majorAmount(record.amount, currency, amountUnit);
+      if (amount === null || currency === null) uninterpreted += 1;
+      else addTo(totals, currency, amount);
+      const instant = instantOf(record.created_at, timeZone);
+      if (instant === null) {
+        undated += 1;
+        return;
+      }
+      const day = dayIn(instant, timeZone);
+      let entry = days.get(day);
+      if (entry === undefined) {
+        entry = { count: 0, totals: new Map() };
+        days.set(day, entry);
+      }
+      entry.count += 1;
+      if (amount !== null && currency !== null) addTo(entry.totals, currency, amount);
+    },
+    result(complete: boolean): Summary {
+      return {
+        count,
+        complete,
+        by_status: [...byStatus]
+          .map(([status, n]) => ({ status, count: n }))
+          .sort((a, b) => b.count - a.count || String(a.status).localeCompare(String(b.status))),
+        totals: listed(totals),
+        uninterpreted,
+        days: [...days]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([day, entry]) => ({ day, count: entry.count, totals: listed(entry.totals) })),
+        undated,
+      };
+    },
+  };
+}
