@@ -27,6 +27,8 @@ const filterShape = {
   date_from: z.optional(dateTimeSchema),
   /** Inclusive upper bound, in the same format and zone as date_from; the BFF applies it (the API has none). */
   date_to: z.optional(dateTimeSchema),
+  /** `true`: the company named by X-Company-Id and every descendant the user may see, merged into one list. */
+  group: z.optional(z.enum(['true', 'false'])),
 };
 
 /** A range whose end comes before its start selects nothing: refused, so a typo never reads as "no payments". */

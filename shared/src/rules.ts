@@ -19,8 +19,11 @@ export const KNOWN_STATUSES = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'] a
 /** `YYYY-MM-DDTHH:MM:SS`, no zone designator (spec part 4). */
 export const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
-/** Cursors are opaque but printable: visible ASCII only, bounded in length. */
-export const CURSOR_PATTERN = /^[\x21-\x7e]{1,2048}$/;
+/**
+ * Cursors are opaque but printable: visible ASCII only, bounded in length (a group's cursor carries a position per
+ * company).
+ */
+export const CURSOR_PATTERN = /^[\x21-\x7e]{1,8192}$/;
 
 /** True when `value` has the exact `YYYY-MM-DDTHH:MM:SS` shape and names a real calendar instant. */
 export function isDateTime(value: string): boolean {

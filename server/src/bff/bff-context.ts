@@ -14,6 +14,7 @@ import type {
 import type { Logger } from './logger.ts';
 import type { CompanyScope } from './payments/company-scope.ts';
 import type { ExportGate, ExportLimits } from './payments/export-gate.ts';
+import type { ListOrder } from './payments/group-merge.ts';
 import type { ListCursors } from './payments/list-cursor.ts';
 import type { SummaryRuns } from './payments/summary-runs.ts';
 
@@ -49,6 +50,8 @@ export interface BffDeps {
   exportLimits: ExportLimits;
   /** Whole pages newer than date_to that one list request may follow past. */
   maxSkipPages: number;
+  /** PAYMENTS_LIST_ORDER: the upstream's order, which the group view's merge relies on and checks. */
+  listOrder: ListOrder;
   summaries: SummaryRuns;
   /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
   summaryMaxRows: number;

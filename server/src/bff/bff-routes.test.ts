@@ -405,6 +405,84 @@ describe('GET /api/payments/summary', () => {
   });
 });
 
+describe('group view', () => {
+  const byOrder = (a: Payment, b: Payment) =>
+    (b.created_at as string).localeCompare(a.created_at as string) ||
+    String(b.id).localeCompare(String(a.id));
+
+  it('merges the company and every descendant into one list, newest first, each row once, with its company', async () => {
+    const tree = ['acme-eu', 'acme-eu-de', 'acme-eu-fr'];
+    const expected = (
+      await Promise.all(tree.map((company) => walkSandbox(company, { status: 'COMPLETED' })))
+    ).flat();
+    const rows: Payment[] = [];
+    const companies: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const params = new URLSearchParams({ limit: '23', status: 'COMPLETED', group: 'true' });
+      if (cursor) params.set('cursor', cursor);
+      h.recorded.length = 0;
+      const response = await h.call(`/api/payments?${params}`, {
+        cookie,
+        headers: { 'X-Company-Id': 'acme-eu' },
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        data: Payment[];
+        company_ids: string[];
+        next_cursor: string | null;
+      };
+      expect(h.recorded.length).toBeLessThanOrEqual(tree.length);
+      rows.push(...body.data);
+      companies.push(...body.company_ids);
+      cursor = body.next_cursor;
+    } while (cursor);
+    expect(rows).toEqual([...expected].sort(byOrder));
+    expect(companies).toEqual(rows.map((row) => row.company_id));
+  });
+
+  it('never asks for a company outside the user scope', async () => {
+    const usTree = await h.signIn('eu-only');
+    h.recorded.length = 0;
+    const response = await h.call('/api/payments?group=true', {
+      cookie: usTree,
+      headers: { 'X-Company-Id': 'acme-eu' },
+    });
+    expect(response.status).toBe(200);
+    expect(new Set(h.recorded.map((r) => r.headers['x-company-id']))).toEqual(new Set(['acme-eu']));
+  });
+
+  it('sums and exports the group like its list', async () => {
+    const tree = ['acme-us', 'acme-us-ny', 'acme-us-ca'];
+    const all = (await Promise.all(tree.map((company) => walkSandbox(company)))).flat().sort(byOrder);
+    const cut = all[Math.floor(all.length / 2)]?.created_at as string;
+    const inRange = all.filter((p) => (p.created_at as string) <= cut);
+    const headers = { 'X-Company-Id': 'acme-us' };
+    const summary = summarySchema.parse(
+      await (await h.call(`/api/payments/summary?group=true&date_to=${cut}`, { cookie, headers })).json(),
+    );
+    expect(summary.count).toBe(inRange.length);
+    const csv = await h.call(`/api/payments/export.csv?group=true&date_to=${cut}`, { cookie, headers });
+    expect(csv.headers.get('content-disposition')).toMatch(/payments-acme-us-group-/);
+    const [, ...rows] = parseCsv(await csv.text());
+    expect(rows.map((row) => [row[0], row[1]])).toEqual(inRange.map((p) => [p.id, p.company_id]));
+  });
+
+  it('binds the group to its cursor: a group cursor is refused without group=true', async () => {
+    const first = await h.call('/api/payments?group=true&limit=5', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme' },
+    });
+    const { next_cursor } = paymentPageSchema.parse(await first.json());
+    const plain = await h.call(`/api/payments?limit=5&cursor=${next_cursor}`, {
+      cookie,
+      headers: { 'X-Company-Id': 'acme' },
+    });
+    expect(plain.status).toBe(400);
+    expect(problemSchema.parse(await plain.json()).code).toBe('cursor_mismatch');
+  });
+});
+
 describe('GET /api/payments/export.csv', () => {
   it('streams the whole filtered list as CSV holding the same rows as a sandbox walk', async () => {
     h.recorded.length = 0;

@@ -26,6 +26,7 @@ import { responseHeaders } from './middleware/response-headers.ts';
 import { createCompanyScope } from './payments/company-scope.ts';
 import { DEFAULT_MAX_SKIP_PAGES } from './payments/date-range.ts';
 import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './payments/export-gate.ts';
+import type { ListOrder } from './payments/group-merge.ts';
 import { createListCursors } from './payments/list-cursor.ts';
 import { createSummaryRuns, DEFAULT_SUMMARY_MAX_ROWS } from './payments/summary-runs.ts';
 import { problemResponse } from './problem-response.ts';
@@ -62,6 +63,8 @@ export interface BffConfig {
   exportLimits?: Partial<ExportLimits>;
   /** DATE_TO_MAX_SKIP_PAGES: whole pages newer than date_to one list request may follow past. */
   maxSkipPages?: number;
+  /** The upstream's list order, which the group view's merge relies on and checks. */
+  listOrder?: ListOrder;
   /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
   summaryMaxRows?: number;
 }
@@ -105,6 +108,7 @@ export function createBff(config: BffConfig) {
     exports,
     exportLimits,
     maxSkipPages: config.maxSkipPages ?? DEFAULT_MAX_SKIP_PAGES,
+    listOrder: config.listOrder ?? 'created_at_desc',
     summaries: createSummaryRuns(now),
     summaryMaxRows: config.summaryMaxRows ?? DEFAULT_SUMMARY_MAX_ROWS,
     sessionMaxAgeSeconds,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AMOUNT_UNITS, type AmountUnit, ENVIRONMENTS, type Environment } from '@payments/shared';
 import { z } from 'zod';
+import { LIST_ORDERS, type ListOrder } from '../bff/payments/group-merge.ts';
 import { fromInvocationFolder } from './invocation-folder.ts';
 
 /** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
@@ -37,6 +38,7 @@ export interface Settings {
   maxConnections: number | undefined;
   maxSkipPages: number;
   summaryMaxRows: number;
+  listOrder: ListOrder;
 }
 
 const port = (fallback: number) =>
@@ -138,6 +140,9 @@ const envSchema = (rules: ConfigRules) =>
       WEB_DIST_DIR: text.default(join(REPO_ROOT, 'web', 'dist')),
       MAX_CONNECTIONS: count('a whole number of connections from 1 to 1000000', 1_000_000).optional(),
       DATE_TO_MAX_SKIP_PAGES: count('a whole number of pages from 1 to 1000000', 1_000_000).default(2_000),
+      PAYMENTS_LIST_ORDER: z
+        .enum(LIST_ORDERS, { error: `must be one of ${LIST_ORDERS.join(', ')}` })
+        .default('created_at_desc'),
       SUMMARY_MAX_ROWS: count('a whole number of rows from 1 to 100000000', 100_000_000).default(1_000_000),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
@@ -212,6 +217,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     maxConnections: e.MAX_CONNECTIONS,
     maxSkipPages: e.DATE_TO_MAX_SKIP_PAGES,
     summaryMaxRows: e.SUMMARY_MAX_ROWS,
+    listOrder: e.PAYMENTS_LIST_ORDER,
   };
 }
 

@@ -310,7 +310,7 @@ describe('upstream client: refusals end the call at once with their own code', (
   });
 
   it.each([400, 404, 409, 410, 422])(
-    'a %i is cursor_mismatch when a cursor was sent, and upstream_bad_response without one',
+    'a %i is cursor_mismatch when a cursor was sent; without one a 400 or 422 refuses the filters, anything else is upstream_bad_response',
     async (status) => {
       const fake = await scripted(answer(status, '{"code":"invalid_cursor"}'));
       const api = client(fake.baseUrl);
@@ -322,7 +322,10 @@ describe('upstream client: refusals end the call at once with their own code', (
       expect(await api.listPayments({ limit: 5 }, ctx)).toMatchObject({
         ok: false,
         attempts: 1,
-        failure: { code: 'upstream_bad_response', status: 502 },
+        failure:
+          status === 400 || status === 422
+            ? { code: 'invalid_parameter', status: 400 }
+            : { code: 'upstream_bad_response', status: 502 },
       });
       expect(fake.calls()).toBe(2);
     },

@@ -324,7 +324,15 @@ function statusFailure(
     return { code: 'upstream_timeout', status: 504, detail: 'the payments service timed out' };
   if (status >= 500)
     return { code: 'upstream_unavailable', status: 502, detail: 'the payments service is failing' };
-  // Every other parameter was validated before it left: a refusal of a request with a cursor is of the cursor.
+  // Every parameter was validated before it left, but an upstream may know fewer statuses than the dashboard
+  // lets a user type: a request without a cursor refused as bad is refused for its filters.
+  if (!sentCursor && (status === 400 || status === 422))
+    return {
+      code: 'invalid_parameter',
+      status: 400,
+      detail: 'the payments service does not accept these filters (a status it does not know?)',
+    };
+  // A refusal of a request with a cursor is of the cursor.
   if (sentCursor && CURSOR_REFUSALS.has(status))
     return {
       code: 'cursor_mismatch',

@@ -1,4 +1,4 @@
-import { COMPANY_ID_PATTERN, type Company } from '@payments/shared';
+import { COMPANY_ID_PATTERN, type Company, subtreeIds } from '@payments/shared';
 import { type AuthUser, allowedCompanyIds } from '../auth/index.ts';
 
 export type CompanyChoice =
@@ -27,6 +27,12 @@ export function createCompanyScope(companies: readonly Company[], ownCompanyId: 
   return {
     allowed,
     defaultCompany,
+    /** A group headed by `head`: the head and every descendant the user may see, in the tree's order. */
+    group(user: AuthUser, head: string): string[] {
+      const ids = allowed(user);
+      const subtree = subtreeIds(companies, head);
+      return companies.filter((company) => subtree.has(company.id) && ids.has(company.id)).map((c) => c.id);
+    },
     /** The user's companies; a parent the user may not see is hidden, so its child shows as a root. */
     visible(user: AuthUser): Company[] {
       const ids = allowed(user);

@@ -101,11 +101,16 @@ export interface Interpretation {
 }
 
 /** The cells of one record, in `columns` order. */
-export function recordCells(record: Payment, columns: readonly string[], how: Interpretation): unknown[] {
+export function recordCells(
+  record: Payment,
+  columns: readonly string[],
+  how: Interpretation,
+  company?: string,
+): unknown[] {
   const instant = instantOf(record.created_at, how.timeZone);
   const derived: Record<(typeof KNOWN_COLUMNS)[number], unknown> = {
     id: record.id,
-    company_id: record.company_id,
+    company_id: record.company_id ?? company,
     created_at: instant === null ? record.created_at : isoInZone(instant, how.timeZone),
     created_at_utc: instant === null ? '' : new Date(instant).toISOString(),
     status: record.status,
@@ -142,6 +147,8 @@ export interface ExportStreamOptions extends Interpretation {
   firstPage: PaymentPage;
   /** The rows to write (a date_to's); every row when undefined. Columns come from the whole first page. */
   keep?: ((record: Payment) => boolean) | undefined;
+  /** A group's list: the company each row is from, written as its company_id where the record has none. */
+  companyOf?: ((record: Payment) => string | undefined) | undefined;
   /** A download whose client takes nothing for this long is ended. */
   idleMs: number;
   /** No download runs longer than this. */
@@ -223,7 +230,7 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
     let out = header;
     for (const record of page) {
       if (options.keep && !options.keep(record)) continue;
-      out += csvRow(recordCells(record, columns, options));
+      out += csvRow(recordCells(record, columns, options, options.companyOf?.(record)));
       rows += 1;
     }
     return encoder.encode(out);

@@ -24,9 +24,10 @@ export function keepUpTo(
 export type RangedPage = UpstreamResult<PaymentPage> | { ok: 'too_wide'; attempts: number };
 
 /**
- * The next page the browser sees under a date_to the upstream cannot apply: rows newer than it dropped, and whole
- * pages of them followed past, so a page is empty only at the end of the list. Every row is checked, whatever the
- * upstream's order; with newest first, the skipping ends at the first page that reaches into the range.
+ * The next page the browser sees when some rows are not shown (those newer than a date_to the upstream cannot
+ * apply; a merged page that could not show any yet): whole pages without a row to show are followed past, so a
+ * page is empty only at the end of the list. Every row is checked, whatever the upstream's order; with newest
+ * first, the skipping ends at the first page that reaches into the range.
  */
 export async function nextPageUpTo(
   fetchPage: (cursor: string | undefined) => Promise<UpstreamResult<PaymentPage>>,

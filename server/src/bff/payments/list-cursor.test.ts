@@ -58,6 +58,6 @@ describe('list cursors', () => {
   });
 
   it('refuse to wrap an upstream cursor too long to travel as a cursor', () => {
-    expect(createListCursors(key).seal('x'.repeat(3_000), binding)).toBeNull();
+    expect(createListCursors(key).seal('x'.repeat(7_000), binding)).toBeNull();
   });
 });

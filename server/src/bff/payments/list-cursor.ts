@@ -8,6 +8,7 @@ export interface CursorBinding {
   status?: string | undefined;
   date_from?: string | undefined;
   date_to?: string | undefined;
+  group?: string | undefined;
 }
 
 export type OpenedCursor =
@@ -26,7 +27,14 @@ const TAG_BYTES = 16;
 
 /** The binding as one string, its members in a fixed order. */
 const bindingKey = (b: CursorBinding) =>
-  JSON.stringify([b.user, b.company, b.status ?? null, b.date_from ?? null, b.date_to ?? null]);
+  JSON.stringify([
+    b.user,
+    b.company,
+    b.status ?? null,
+    b.date_from ?? null,
+    b.date_to ?? null,
+    b.group === 'true',
+  ]);
 
 /**
  * The BFF's own cursor: the upstream's cursor and its binding sealed with AES-256-GCM, so the browser can neither

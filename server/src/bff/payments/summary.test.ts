@@ -35,7 +35,8 @@ describe('summary counter', () => {
         const summary = counter.result(true);
         for (const total of summary.totals) {
           const [whole = '', fraction = ''] = total.total.replace('-', '').split('.');
-          const thousandths = BigInt(whole + fraction.padEnd(3, '0')) * (total.total.startsWith('-') ? -1n : 1n);
+          const thousandths =
+            BigInt(whole + fraction.padEnd(3, '0')) * (total.total.startsWith('-') ? -1n : 1n);
           expect(thousandths).toBe(expected.get(total.currency));
         }
         expect(summary.totals.map((t) => t.currency).sort()).toEqual([...expected.keys()].sort());
@@ -47,8 +48,20 @@ describe('summary counter', () => {
 
   it('counts per status, per day in the configured zone, and reports what it cannot read instead of guessing', () => {
     const counter = createSummaryCounter({ timeZone: 'Europe/Berlin', amountUnit: 'minor' });
-    counter.add({ id: 1, status: 'COMPLETED', amount: 1050, currency: 'EUR', created_at: '2026-10-01T23:30:00Z' });
-    counter.add({ id: 2, status: 'COMPLETED', amount: '2.50', currency: 'EUR', created_at: '2026-10-01T12:00:00' });
+    counter.add({
+      id: 1,
+      status: 'COMPLETED',
+      amount: 1050,
+      currency: 'EUR',
+      created_at: '2026-10-01T23:30:00Z',
+    });
+    counter.add({
+      id: 2,
+      status: 'COMPLETED',
+      amount: '2.50',
+      currency: 'EUR',
+      created_at: '2026-10-01T12:00:00',
+    });
     counter.add({ id: 3, status: 'chargeback_open', amount: '12,50', currency: 'EUR', created_at: 'soon' });
     counter.add({ id: 4, amount: 100, created_at: '2026-10-02T08:00:00' });
     expect(counter.result(false)).toEqual({

@@ -1,4 +1,10 @@
-import { COMPANY_HEADER, listFiltersSchema, listQuerySchema, type Summary } from '@payments/shared';
+import {
+  COMPANY_HEADER,
+  listFiltersSchema,
+  listQuerySchema,
+  type Payment,
+  type Summary,
+} from '@payments/shared';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { UpstreamFailure } from '../../upstream/index.ts';
@@ -7,6 +13,7 @@ import { logEvent } from '../logger.ts';
 import { validQuery } from '../middleware/query-validator.ts';
 import { createCsvExportStream } from '../payments/csv-export.ts';
 import { keepUpTo, nextPageUpTo } from '../payments/date-range.ts';
+import { type ListSource, listSource } from '../payments/list-source.ts';
 import { createSummaryCounter } from '../payments/summary.ts';
 import { problemResponse } from '../problem-response.ts';
 
@@ -28,24 +35,28 @@ function localDate(timeZone: string, now: number): string {
   }).format(now);
 }
 
-/** `/api/payments` and its CSV export: scope first, then cursor, then (and only then) upstream. */
+/** The page after `cursor` of `source`, with the rows `keep` keeps; pages without any are followed past. */
+function nextPage(
+  deps: BffDeps,
+  source: ListSource,
+  cursor: string | undefined,
+  keep: ((r: Payment) => boolean) | undefined,
+) {
+  return keep ? nextPageUpTo(source.fetchPage, cursor, keep, deps.maxSkipPages) : source.fetchPage(cursor);
+}
+
+/** `/api/payments`, its summary and its CSV export: scope first, then cursor, then (and only then) upstream. */
 export function paymentsRoutes(deps: BffDeps) {
   return new Hono<BffEnv>()
     .get('/', validQuery(listQuerySchema), async (c) => {
-      const query = c.req.valid('query');
+      const { limit, cursor, group, date_to, ...filters } = c.req.valid('query');
       const user = c.get('user');
       const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
-      const binding = {
-        user: user.username,
-        company: choice.companyId,
-        status: query.status,
-        date_from: query.date_from,
-        date_to: query.date_to,
-      };
+      const binding = { user: user.username, company: choice.companyId, group, date_to, ...filters };
       let upstreamCursor: string | undefined;
-      if (query.cursor !== undefined) {
-        const opened = deps.cursors.open(query.cursor, binding);
+      if (cursor !== undefined) {
+        const opened = deps.cursors.open(cursor, binding);
         if (!opened.ok)
           return opened.reason === 'mismatch'
             ? problemResponse(
@@ -57,15 +68,19 @@ export function paymentsRoutes(deps: BffDeps) {
             : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
         upstreamCursor = opened.upstreamCursor;
       }
-      const fetchPage = (cursor: string | undefined) =>
-        deps.upstream.listPayments(
-          { limit: query.limit, cursor, status: query.status, date_from: query.date_from },
-          { companyId: choice.companyId, signal: c.req.raw.signal },
-        );
-      const keep = keepUpTo(query.date_to, deps.timeZone);
-      const result = keep
-        ? await nextPageUpTo(fetchPage, upstreamCursor, keep, deps.maxSkipPages)
-        : await fetchPage(upstreamCursor);
+      const isGroup = group === 'true';
+      const source = listSource(deps, {
+        user,
+        company: choice.companyId,
+        group: isGroup,
+        limit,
+        filters,
+        signal: c.req.raw.signal,
+        purpose: 'list',
+      });
+      // A merged page may show no row yet while its companies move on: followed past like a date_to's pages.
+      const keep = keepUpTo(date_to, deps.timeZone) ?? (isGroup ? () => true : undefined);
+      const result = await nextPage(deps, source, upstreamCursor, keep);
       c.set('upstreamAttempts', result.attempts);
       if (result.ok === 'too_wide')
         return problemResponse(
@@ -84,30 +99,38 @@ export function paymentsRoutes(deps: BffDeps) {
           502,
           'the payments service sent an oversized cursor',
         );
-      return c.json({ data: page.data, next_cursor: nextCursor, has_more: page.has_more }, 200);
+      const companies = isGroup ? { company_ids: page.data.map((r) => source.companyOf(r) ?? '') } : {};
+      return c.json({ data: page.data, next_cursor: nextCursor, has_more: page.has_more, ...companies }, 200);
     })
     .get('/summary', validQuery(listFiltersSchema), async (c) => {
-      const filters = c.req.valid('query');
+      const { group, date_to, ...filters } = c.req.valid('query');
       const user = c.get('user');
       const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
-      const key = JSON.stringify([choice.companyId, filters.status, filters.date_from, filters.date_to]);
+      const isGroup = group === 'true';
+      // A group's figures depend on which of its companies the user may see.
+      const members = isGroup ? deps.scope.group(user, choice.companyId) : [choice.companyId];
+      const key = JSON.stringify([members, filters.status, filters.date_from, date_to]);
       const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
       const hit = deps.summaries.cached(key);
       if (hit !== undefined && !streaming) return c.json(hit, 200);
       const run = deps.summaries.start(user.username);
-      const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
-      const { date_to, ...upstreamFilters } = filters;
+      const source = listSource(deps, {
+        user,
+        company: choice.companyId,
+        group: isGroup,
+        limit: EXPORT_PAGE_SIZE,
+        filters,
+        signal: AbortSignal.any([run.signal, c.req.raw.signal]),
+        purpose: 'export',
+      });
       const keep = keepUpTo(date_to, deps.timeZone);
       const counter = createSummaryCounter(deps);
       /** Walks the list to its end (or the row cap), reporting progress after every page. */
       const walk = async (progress: (counted: number) => Promise<void>) => {
         let cursor: string | undefined;
         for (;;) {
-          const result = await deps.upstream.listPayments(
-            { limit: EXPORT_PAGE_SIZE, cursor, ...upstreamFilters },
-            { companyId: choice.companyId, signal, purpose: 'export' },
-          );
+          const result = await source.fetchPage(cursor);
           c.set('upstreamAttempts', c.get('upstreamAttempts') + result.attempts);
           if (!result.ok) return result.failure;
           for (const record of result.value.data) if (!keep || keep(record)) counter.add(record);
@@ -143,18 +166,20 @@ export function paymentsRoutes(deps: BffDeps) {
       });
     })
     .get('/export.csv', validQuery(listFiltersSchema), async (c) => {
-      const filters = c.req.valid('query');
-      const choice = deps.scope.choose(c.get('user'), c.req.header(COMPANY_HEADER));
+      const { group, date_to, ...filters } = c.req.valid('query');
+      const user = c.get('user');
+      const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
       const companyId = choice.companyId;
-      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_');
+      const isGroup = group === 'true';
+      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_') + (isGroup ? '-group' : '');
       const headers = {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
       };
       // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-      const admission = deps.exports.enter(c.get('user').username);
+      const admission = deps.exports.enter(user.username);
       if (!admission.ok)
         return problemResponse(
           c,
@@ -165,14 +190,18 @@ export function paymentsRoutes(deps: BffDeps) {
             : 'too many downloads are running right now; try again in a minute',
           { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
         );
-      const { date_to, ...upstreamFilters } = filters;
-      const list = (cursor: string | undefined, signal: AbortSignal) =>
-        deps.upstream.listPayments(
-          { limit: EXPORT_PAGE_SIZE, cursor, ...upstreamFilters },
-          { companyId, signal, purpose: 'export' },
-        );
+      const walk = new AbortController();
+      const source = listSource(deps, {
+        user,
+        company: companyId,
+        group: isGroup,
+        limit: EXPORT_PAGE_SIZE,
+        filters,
+        signal: AbortSignal.any([walk.signal, c.req.raw.signal]),
+        purpose: 'export',
+      });
       // The first page is fetched before answering, so an upstream that is down gives a proper error status.
-      const first = await list(undefined, c.req.raw.signal);
+      const first = await source.fetchPage(undefined);
       c.set('upstreamAttempts', first.attempts);
       if (!first.ok) {
         admission.leave();
@@ -184,9 +213,10 @@ export function paymentsRoutes(deps: BffDeps) {
         timeZone: deps.timeZone,
         amountUnit: deps.amountUnit,
         keep: keepUpTo(date_to, deps.timeZone),
+        companyOf: isGroup ? source.companyOf : undefined,
         idleMs: deps.exportLimits.idleMs,
         maxDurationMs: deps.exportLimits.maxDurationMs,
-        fetchPage: (cursor, signal) => list(cursor, AbortSignal.any([signal, c.req.raw.signal])),
+        fetchPage: (cursor) => source.fetchPage(cursor),
         resetConnection: () => {
           const outgoing = c.env?.outgoing;
           if (!outgoing) return false;
@@ -194,13 +224,14 @@ export function paymentsRoutes(deps: BffDeps) {
           return true;
         },
         onEnd: ({ end, rows, attempts, failure }) => {
+          walk.abort();
           admission.leave();
           // Cut by a stopping process, not by the client or the upstream: worth saying which.
           const how = end !== 'complete' && deps.exports.stopping ? 'shutdown' : end;
           logEvent(deps.logger, how === 'complete' || how === 'cancelled' ? 'info' : 'error', {
             msg: 'export_end',
             id: requestId,
-            user: c.get('user').username,
+            user: user.username,
             company: companyId,
             end: how,
             rows,
