@@ -1,6 +1,7 @@
 /** `pnpm start`: the BFF serving the SPA and `/api`, with the sandbox API embedded when PAYMENTS_BASE_URL is unset. */
 import { randomBytes } from 'node:crypto';
 import { createBff } from './bff/create-bff.ts';
+import { setLogFormat } from './bff/logger.ts';
 import { ConfigError, loadEnvironment, parseConfig } from './config/env.ts';
 import { resolveRuntime } from './config/runtime.ts';
 import { embeddedStartFailure, serveUntilSignalled, stop } from './runtime/serve.ts';
@@ -10,6 +11,7 @@ import { DEFAULT_CREDENTIALS, startEmbeddedSandbox } from './sandbox/index.ts';
 const env = loadEnvironment();
 try {
   const settings = parseConfig(env, { sandboxCredentials: Object.values(DEFAULT_CREDENTIALS) });
+  setLogFormat(settings.logFormat);
   const embedded = () => startEmbeddedSandbox(env, settings.sandboxPort).catch(embeddedStartFailure);
   const runtime = await resolveRuntime(settings, embedded);
   const bff = createBff({
@@ -26,7 +28,7 @@ try {
     ...settings,
     port,
     mode: runtime.embedded ? 'sandbox' : settings.environment,
-    sandboxUrl: runtime.embedded?.baseUrl,
+    sandbox: runtime.embedded,
     demoPassword: runtime.demoUser ? settings.demoPassword : undefined,
     appSecretSet: settings.appSecret !== undefined,
   });

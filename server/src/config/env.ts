@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AMOUNT_UNITS, type AmountUnit, ENVIRONMENTS, type Environment } from '@payments/shared';
 import { z } from 'zod';
+import { LOG_FORMATS, type LogFormat } from '../bff/logger.ts';
 import { LIST_ORDERS, type ListOrder } from '../bff/payments/group-merge.ts';
 import { fromInvocationFolder } from './invocation-folder.ts';
 
@@ -39,6 +40,7 @@ export interface Settings {
   maxSkipPages: number;
   summaryMaxRows: number;
   listOrder: ListOrder;
+  logFormat: LogFormat | undefined;
 }
 
 const port = (fallback: number) =>
@@ -143,6 +145,7 @@ const envSchema = (rules: ConfigRules) =>
       PAYMENTS_LIST_ORDER: z
         .enum(LIST_ORDERS, { error: `must be one of ${LIST_ORDERS.join(', ')}` })
         .default('created_at_desc'),
+      LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
       SUMMARY_MAX_ROWS: count('a whole number of rows from 1 to 100000000', 100_000_000).default(1_000_000),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
@@ -218,6 +221,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     maxSkipPages: e.DATE_TO_MAX_SKIP_PAGES,
     summaryMaxRows: e.SUMMARY_MAX_ROWS,
     listOrder: e.PAYMENTS_LIST_ORDER,
+    logFormat: e.LOG_FORMAT,
   };
 }
 

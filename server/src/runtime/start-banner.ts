@@ -3,13 +3,18 @@ export function startBanner(facts: {
   host: string;
   port: number;
   mode: string;
-  sandboxUrl: string | undefined;
+  sandbox: { baseUrl: string; credentials: { secretId: string; secretPassword: string } } | undefined;
   demoPassword: string | undefined;
   appSecretSet: boolean;
 }): string[] {
   const host = facts.host.includes(':') ? `[${facts.host}]` : facts.host;
   const lines = [`Payments dashboard: http://${host}:${facts.port}  (${facts.mode})`];
-  if (facts.sandboxUrl !== undefined) lines.push(`Sandbox Payments API: ${facts.sandboxUrl}`);
+  if (facts.sandbox !== undefined) {
+    const { baseUrl, credentials } = facts.sandbox;
+    lines.push(
+      `Sandbox Payments API: ${baseUrl}  (HTTP Basic ${credentials.secretId} / ${credentials.secretPassword})`,
+    );
+  }
   if (facts.demoPassword !== undefined)
     lines.push(`Sign in as demo / ${facts.demoPassword}  (no AUTH_USERS_FILE: demo user created)`);
   if (!facts.appSecretSet) lines.push('APP_SECRET unset: sessions end when this process stops');
