@@ -63,6 +63,15 @@ export function wallTimeToInstant(wall: string, timeZone: string): number | null
 /** `instant` as ISO 8601 with the zone's offset at that instant: `2026-03-01T14:05:09+01:00`, `…Z` is written `+00:00`; milliseconds `.123` only when non-zero. */
 export function isoInZone(instant: number, timeZone: string): string {
   const ms = Math.trunc(instant); // as Date and Intl read a fractional time value
+  const offset = offsetAt(ms, timeZone);
+  const wall = new Date(ms + offset);
+  const year = wall.getUTCFullYear();
+  // Years 1000-9999 read straight from the wall time; others go through Intl, which writes them as ISO does.
+  if (year >= 1000 && year <= 9999) {
+    const text = wall.toISOString();
+    const fraction = text.slice(19, 23) === '.000' ? '' : text.slice(19, 23);
+    return `${text.slice(0, 19)}${fraction}${offsetText(offset)}`;
+  }
   const second = floorToSecond(ms);
   const fields = fieldsOf(fieldFormat(timeZone).formatToParts(second));
   const millis = ms - second;
@@ -80,6 +89,9 @@ export function wallClockIn(instant: number, timeZone: string): { date: string; 
 
 /** `YYYY-MM-DD` of the instant in the zone (days for a per-day chart). */
 export function dayIn(instant: number, timeZone: string): string {
+  const wall = new Date(instant + offsetAt(instant, timeZone));
+  const year = wall.getUTCFullYear();
+  if (year >= 1000 && year <= 9999) return wall.toISOString().slice(0, 10);
   return dateText(fieldsOf(fieldFormat(timeZone).formatToParts(instant)));
 }
 
@@ -106,6 +118,31 @@ function wallToInstant(wallMs: number, timeZone: string): number {
 
 /** The zone's offset at `instant`, in ms; Intl gives wall times to the second, so it is read at a whole second. */
 function offsetAt(instant: number, timeZone: string): number {
+  if (timeZone === 'UTC') return 0;
+  // An export or a summary reads thousands of rows an hour apart at most: an hour whose offset is the same at
+  // both ends holds no change of offset, so one Intl call pair serves every row in it.
+  const hour = Math.floor(instant / HOUR_MS);
+  let offsets = hourOffsets.get(timeZone);
+  if (offsets === undefined) {
+    offsets = new Map();
+    hourOffsets.set(timeZone, offsets);
+  }
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const start = intlOffsetAt(hour * HOUR_MS, timeZone);
+    offset = start === intlOffsetAt((hour + 1) * HOUR_MS - 1000, timeZone) ? start : null;
+    if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return offset ?? intlOffsetAt(instant, timeZone);
+}
+
+const HOUR_MS = 3_600_000;
+const MAX_CACHED_HOURS = 100_000;
+/** Per zone and UTC hour: the zone's offset through the hour, or null for an hour in which it changes. */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+
+function intlOffsetAt(instant: number, timeZone: string): number {
   const second = floorToSecond(instant);
   return wallMsOfFields(fieldsOf(fieldFormat(timeZone).formatToParts(second))) - second;
 }

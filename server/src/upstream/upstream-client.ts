@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { describeIssue, type ErrorCode, type PaymentPage, paymentPageSchema } from '@payments/shared';
-import { Agent, fetch } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 
 export interface UpstreamCredentials {
@@ -121,21 +123,27 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     timeoutMs: number,
     caller?: AbortSignal,
   ) {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
+    // One timer for the whole attempt, headers and body: a body trickled out byte by byte cannot outlive it.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = caller ? AbortSignal.any([caller, timeout.signal]) : timeout.signal;
     try {
-      const response = await fetch(url, { headers, signal, dispatcher: agent, redirect: 'error' });
-      if (response.status !== 200) {
+      const response = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers,
+        signal,
+      });
+      if (response.statusCode !== 200) {
         // The body is not read into anything: an upstream may echo the credentials in it.
-        await response.body?.cancel();
+        await response.body.dump();
         return {
           kind: 'status',
-          status: response.status,
-          retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
+          status: response.statusCode,
+          retryAfterMs: parseRetryAfter(header(response, 'retry-after'), Date.now()),
           // The upstream's own text, so only a media type's characters are kept.
-          contentType: (response.headers.get('content-type') ?? '')
-            .replace(/[^\w.+\-/;= ]/g, '')
-            .slice(0, 60),
+          contentType: (header(response, 'content-type') ?? '').replace(/[^\w.+\-/;= ]/g, '').slice(0, 60),
         } satisfies Attempt;
       }
       const text = await boundedText(response);
@@ -164,8 +172,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       return { kind: 'page', page: { data, next_cursor, has_more } } as const;
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' } as const;
-      if (timeout.aborted) return { kind: 'timeout' } as const;
+      if (timeout.signal.aborted) return { kind: 'timeout' } as const;
       return { kind: 'network', detail: errorCode(error) } as const;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -239,32 +249,60 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
 }
 
-/** The body as text, or null past MAX_BODY_BYTES (counted after decompression, so a small bomb cannot grow). */
-async function boundedText(response: Awaited<ReturnType<typeof fetch>>): Promise<string | null> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_BODY_BYTES && !response.headers.has('content-encoding')) {
-    await response.body?.cancel();
+function header(response: Dispatcher.ResponseData, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+/** The body as text, or null past MAX_BODY_BYTES (counted after decompression too, so a small bomb cannot grow). */
+async function boundedText(response: Dispatcher.ResponseData): Promise<string | null> {
+  if (Number(header(response, 'content-length')) > MAX_BODY_BYTES) {
+    await response.body.dump();
     return null;
   }
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
-  // Leaving the loop early cancels the body, and with it the connection's read.
-  for await (const chunk of response.body ?? []) {
+  // Leaving the loop early destroys the body, and with it the connection's read.
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
     if (size > MAX_BODY_BYTES) return null;
     chunks.push(chunk);
   }
+  let bytes: Buffer = Buffer.concat(chunks, size);
+  const encoding = header(response, 'content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    const decode = DECODERS[encoding];
+    if (!decode) throw Object.assign(new Error(`content-encoding ${encoding}`), { code: 'UNKNOWN_ENCODING' });
+    try {
+      bytes = await decode(bytes, { maxOutputLength: MAX_BODY_BYTES });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return null;
+      throw error;
+    }
+  }
   // As Response.text() reads it: a leading byte order mark is not part of the text.
-  return utf8.decode(Buffer.concat(chunks, size));
+  return utf8.decode(bytes);
 }
 
 const utf8 = new TextDecoder();
 
+/** An integer literal of 16 or more digits: the only numbers JSON.parse may not keep to the digit. */
+const LONG_NUMBER = /[-:,[\s]\d{16}/;
+
 /**
  * JSON.parse, but an integer beyond 2^53 is kept as the raw JSON text the upstream sent (a number would lose
- * its last digits), so an id or amount of that size reaches the browser and the export digit for digit.
+ * its last digits), so an id or amount of that size reaches the browser and the export digit for digit. The
+ * reviver costs five plain parses, so it runs only for a page that holds such a number.
  */
 function parseKeepingDigits(text: string): unknown {
+  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
   return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
     typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source
       ? JSON.rawJSON(context.source)
