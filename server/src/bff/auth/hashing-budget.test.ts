@@ -35,8 +35,8 @@ describe('hashing budget', () => {
     expect(most).toBe(2);
   });
 
-  it('lets one address have one check in the system at a time, counting an IPv6 /64 as one address', async () => {
-    const budget = createHashingBudget({ concurrent: 4, queued: 4 });
+  it('lets one address have `perAddress` checks in the system at a time, counting an IPv6 /64 as one address', async () => {
+    const budget = createHashingBudget({ concurrent: 4, queued: 4, perAddress: 1 });
     const release = gate();
     const first = budget.run('2001:db8::1', () => release.opened);
     expect(await budget.run('2001:db8::2', async () => 'x')).toEqual({ ok: false, retryAfterSeconds: 1 });
