@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   sandbox: async () => (await import('./sandbox.bench.ts')).suite,
   bff: async () => (await import('./bff.bench.ts')).suite,
   web: async () => (await import('./web.bench.ts')).suite,
+  finance: async () => (await import('./finance.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);

@@ -281,12 +281,12 @@ export const suite: BenchSuite = {
       const jsKb = jsBytes / 1024;
       const times = returning.inDom;
       return [
-        { name: 'JS loaded by the first view, gzipped', value: jsKb, unit: 'KB', ...atMost(jsKb, 150) },
+        { name: 'JS loaded by the first view, gzipped', value: jsKb, unit: 'KB', ...atMost(jsKb, 130) },
         {
           name: `navigation → first rows in the DOM, median of ${RUNS} (signed in, returning user)`,
           value: median(times),
           unit: 'ms',
-          ...atMost(median(times), 500),
+          ...atMost(median(times), 300),
         },
         { name: 'navigation → first rows, slowest run', value: Math.max(...times), unit: 'ms' },
         {

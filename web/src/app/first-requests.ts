@@ -1,9 +1,9 @@
 import { isListPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
-import { paymentsQueryOptions, paymentsSessionOf } from '../features/payments/api/get-payments.ts';
+import { paymentsQueryOptions } from '../features/payments/api/get-payments.ts';
+import { parseListView } from '../features/payments/utils/list-search-params.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
-import { parseListView } from '../lib/list-search-params.ts';
-import { createQueryClient } from './query-client.ts';
+import { createQueryClient } from '../lib/query-client.ts';
 
 /**
  * The app's query client, with the requests of the first view already started. main.tsx imports this module
@@ -23,9 +23,7 @@ function startFirstRequests(): Promise<unknown> {
   const answers = Promise.allSettled([
     queryClient.prefetchQuery(sessionQueryOptions),
     queryClient.prefetchQuery(appConfigQueryOptions),
-    queryClient.prefetchInfiniteQuery(
-      paymentsQueryOptions(paymentsSessionOf(parseListView(new URLSearchParams(search)))),
-    ),
+    queryClient.prefetchInfiniteQuery(paymentsQueryOptions(parseListView(new URLSearchParams(search)))),
   ]);
   return Promise.race([answers, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
 }

@@ -1,6 +1,6 @@
+import { appConfigSchema, paymentPageSchema } from '@payments/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bff, quietFetch, readJson } from './api-client.ts';
-import { appConfigAnswer } from './bff-answers.ts';
 import { onSessionExpired } from './session-expiry.ts';
 
 const problem = (status: number, code: string) =>
@@ -57,11 +57,11 @@ describe('BFF client', () => {
   });
 
   it('refuses an answer that is not what the screen expects, or not JSON at all', async () => {
-    await expect(readJson(new Response('{"environment":"moon"}'), appConfigAnswer)).rejects.toMatchObject({
+    await expect(readJson(new Response('{"environment":"moon"}'), appConfigSchema)).rejects.toMatchObject({
       code: 'bad_response',
       detail: expect.stringContaining('environment'),
     });
-    await expect(readJson(new Response('<html>proxy login</html>'), appConfigAnswer)).rejects.toMatchObject({
+    await expect(readJson(new Response('<html>proxy login</html>'), appConfigSchema)).rejects.toMatchObject({
       code: 'bad_response',
       detail: expect.stringContaining('not JSON'),
     });
@@ -83,5 +83,29 @@ describe('BFF client', () => {
       code: 'unauthenticated',
       detail: 'Unauthorized',
     });
+  });
+});
+
+describe('reading an answer', () => {
+  it('keeps the digits of integers beyond 2^53: ids as text, other numbers as sent', async () => {
+    const page = await readJson(
+      new Response(
+        '{"data":[{"id":12345678901234567891,"amount":98765432109876543210,"fee":12}],"next_cursor":null,"has_more":false}',
+      ),
+      paymentPageSchema,
+    );
+    const [row] = page.data;
+    expect(row?.id).toBe('12345678901234567891');
+    expect(JSON.stringify(row?.amount)).toBe('98765432109876543210');
+    expect(row?.fee).toBe(12);
+  });
+
+  it('keeps every member of a record, whatever its type', async () => {
+    const record = { id: 42, amount: '12,50', counterparty: { name: 'Ana' }, status: 7, extra: [1, null] };
+    const page = await readJson(
+      new Response(JSON.stringify({ data: [record], next_cursor: null, has_more: false })),
+      paymentPageSchema,
+    );
+    expect(page.data).toEqual([record]);
   });
 });

@@ -1,9 +1,18 @@
 import type { AppType } from '@payments/server/bff';
-import { CSRF_HEADER, ERROR_CODES } from '@payments/shared/rules';
+import { describeIssue, problemSchema } from '@payments/shared';
+import { CSRF_HEADER } from '@payments/shared/rules';
 import { hc } from 'hono/client';
 import { ApiError } from './api-error.ts';
-import type { AnswerCheck } from './bff-answers.ts';
 import { reportSessionExpired } from './session-expiry.ts';
+
+/** A shared zod/mini schema, as far as reading an answer needs it. */
+interface AnswerSchema<T> {
+  safeParse(
+    body: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: Parameters<typeof describeIssue>[0][] } };
+}
 
 function retryAfter(response: Response): number | null {
   const value = Number(response.headers.get('Retry-After'));
@@ -12,21 +21,17 @@ function retryAfter(response: Response): number | null {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  // A problem with a code this build does not know (or no problem at all) still carries a status worth acting on.
-  const fallback =
+  const problem = problemSchema.safeParse(body);
+  if (problem.success)
+    return new ApiError(response.status, problem.data.code, problem.data.detail, retryAfter(response));
+  // Not a problem this build knows (another code, a proxy's page) still carries a status worth acting on.
+  const code =
     response.status === 401
       ? 'unauthenticated'
       : response.status === 403
         ? 'forbidden_company'
         : 'bad_response';
-  const loose = body as { detail?: unknown; code?: unknown } | null;
-  const known = typeof loose?.code === 'string' && (ERROR_CODES as readonly string[]).includes(loose.code);
-  return new ApiError(
-    response.status,
-    known ? (loose?.code as ApiError['code']) : fallback,
-    typeof loose?.detail === 'string' ? loose.detail : response.statusText,
-    retryAfter(response),
-  );
+  return new ApiError(response.status, code, response.statusText, retryAfter(response));
 }
 
 /**
@@ -58,12 +63,30 @@ export const bff = hc<AppType>('/', { fetch: bffFetch(false) });
 /** For the session routes, where a 401 is an answer rather than an expiry. */
 export const quietFetch = bffFetch(true);
 
-/** Reads a JSON answer and checks it at the edge (see bff-answers.ts). */
-export async function readJson<T>(response: Response, check: AnswerCheck<T>): Promise<T> {
-  const body: unknown = await response.json().catch(() => undefined);
-  const problem = body === undefined ? 'not JSON' : check(body);
-  if (problem !== null) {
-    throw new ApiError(response.status, 'bad_response', `unexpected answer from ${response.url}: ${problem}`);
-  }
-  return body as T;
+/**
+ * JSON.parse, keeping the digits of an integer beyond 2^53 that the BFF passed on as the upstream sent it: an `id`
+ * becomes its digits (a float would round two payments into one row), any other such number its raw JSON text,
+ * which the screens show as sent.
+ */
+function parseKeepingDigits(text: string): unknown {
+  return JSON.parse(text, (key, value: unknown, context?: { source?: string }) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return value;
+    if (context?.source === undefined) return value;
+    return key === 'id' ? context.source : JSON.rawJSON(context.source);
+  });
+}
+
+/**
+ * Reads a JSON answer and checks it with the shared schema the BFF answers by: a wrong answer (a proxy's page,
+ * another version of the BFF) ends as a `bad_response` naming where it broke, never as a broken screen.
+ */
+export async function readJson<T>(response: Response, schema: AnswerSchema<T>): Promise<T> {
+  const body: unknown = await response
+    .text()
+    .then(parseKeepingDigits)
+    .catch(() => undefined);
+  const checked = body === undefined ? null : schema.safeParse(body);
+  if (checked?.success) return checked.data;
+  const problem = checked === null ? 'not JSON' : describeIssue(checked.error.issues[0], body);
+  throw new ApiError(response.status, 'bad_response', `unexpected answer from ${response.url}: ${problem}`);
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@payments/shared';
 
 /** Codes the client adds for failures that never produced a problem document. */
-export type ClientErrorCode = 'network_error' | 'bad_response';
+type ClientErrorCode = 'network_error' | 'bad_response';
 
 /**
  * A failed API call as a value with a code: the BFF's problem+json `code`, or a client-side one. Thrown only

@@ -1,15 +1,15 @@
+import { appConfigSchema } from '@payments/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff, readJson } from './api-client.ts';
-import { appConfigAnswer } from './bff-answers.ts';
 
 /**
- * `GET /api/config`: environment, time zone, companies and statuses for the signed-in user. Shared by every
- * feature, so it lives in lib rather than in one feature.
+ * `GET /api/config`: environment, time zone, amount unit, companies and statuses for the signed-in user. Every
+ * screen behind sign-in draws from it, so it lives in lib rather than in one feature.
  */
-export async function getAppConfig(signal?: AbortSignal) {
+async function getAppConfig(signal?: AbortSignal) {
   return readJson(
     await bff.api.config.$get(undefined, { init: { signal: signal ?? null } }),
-    appConfigAnswer,
+    appConfigSchema,
   );
 }
 

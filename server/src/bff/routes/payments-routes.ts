@@ -115,33 +115,41 @@ export function paymentsRoutes(deps: BffDeps) {
       const hit = deps.summaries.cached(key);
       if (hit !== undefined && !streaming) return c.json(hit, 200);
       const run = deps.summaries.start(user.username);
-      const source = listSource(deps, {
-        user,
-        company: choice.companyId,
-        group: isGroup,
-        limit: EXPORT_PAGE_SIZE,
-        filters,
-        signal: AbortSignal.any([run.signal, c.req.raw.signal]),
-        purpose: 'export',
-      });
+      const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
+      // Sums need no order: a group's companies are walked one after another, not merged.
+      const sources = members.map((company) =>
+        listSource(deps, {
+          user,
+          company,
+          group: false,
+          limit: EXPORT_PAGE_SIZE,
+          filters,
+          signal,
+          purpose: 'export',
+        }),
+      );
       const keep = keepUpTo(date_to, deps.timeZone);
       const counter = createSummaryCounter(deps);
-      /** Walks the list to its end (or the row cap), reporting progress after every page. */
+      /** Walks the lists to their ends (or the row cap), reporting progress after every page. */
       const walk = async (progress: (counted: number) => Promise<void>) => {
-        let cursor: string | undefined;
-        for (;;) {
-          const result = await source.fetchPage(cursor);
-          c.set('upstreamAttempts', c.get('upstreamAttempts') + result.attempts);
-          if (!result.ok) return result.failure;
-          for (const record of result.value.data) if (!keep || keep(record)) counter.add(record);
-          cursor = result.value.next_cursor ?? undefined;
-          if (cursor === undefined || counter.count >= deps.summaryMaxRows) {
-            const summary = counter.result(cursor === undefined);
-            deps.summaries.remember(key, summary);
-            return summary;
-          }
-          await progress(counter.count);
+        const finish = (complete: boolean) => {
+          const summary = counter.result(complete);
+          deps.summaries.remember(key, summary);
+          return summary;
+        };
+        for (const source of sources) {
+          let cursor: string | undefined;
+          do {
+            const result = await source.fetchPage(cursor);
+            c.set('upstreamAttempts', c.get('upstreamAttempts') + result.attempts);
+            if (!result.ok) return result.failure;
+            for (const record of result.value.data) if (!keep || keep(record)) counter.add(record);
+            if (counter.count >= deps.summaryMaxRows) return finish(false);
+            cursor = result.value.next_cursor ?? undefined;
+            await progress(counter.count);
+          } while (cursor !== undefined);
         }
+        return finish(true);
       };
       if (!streaming) {
         const outcome = await walk(async () => {}).finally(run.finish);

@@ -3,14 +3,19 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useMatch, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
-import { paymentsSessionOf, usePayments } from '../../features/payments/api/get-payments.ts';
+import { usePayments } from '../../features/payments/api/get-payments.ts';
 import { ExportButton } from '../../features/payments/components/export-button.tsx';
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import {
+  DEFAULT_VIEW,
+  type ListView,
+  listViewQuery,
+  parseListView,
+} from '../../features/payments/utils/list-search-params.ts';
+import { createRowMerger } from '../../features/payments/utils/merge-rows.ts';
 import { errorMessage, retryCanHelp } from '../../lib/api-error.ts';
-import { DEFAULT_VIEW, type ListView, listViewQuery, parseListView } from '../../lib/list-search-params.ts';
-import { createRowMerger } from '../../lib/merge-rows.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 
 // The drawer is not part of the first view: it loads when a payment is first opened.
@@ -19,7 +24,7 @@ const PaymentDrawer = lazy(() => import('../../features/payments/components/paym
 /** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
 const SEARCH_STEP = 1000;
 
-/** The list, its filters and the drawer: the URL is the state, this route turns it into a session. */
+/** The list, its filters and the drawer: the URL is the state, this route turns it into a view. */
 export function PaymentsRoute() {
   const config = useLayoutConfig();
   const [params] = useSearchParams();
@@ -28,10 +33,13 @@ export function PaymentsRoute() {
   const paymentId = drawerMatch?.params.paymentId ?? null;
   const view = useMemo(() => parseListView(params), [params]);
   const search = listViewQuery(view);
+  const context = useMemo(
+    () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
+    [config.time_zone, config.amount_unit],
+  );
 
-  const session = useMemo(() => paymentsSessionOf(view), [view]);
-  const query = usePayments(session);
-  // Appending a page merges only that page; another session's pages make the merger start over by itself.
+  const query = usePayments(view);
+  // Appending a page merges only that page; another view's pages make the merger start over by itself.
   const [merge] = useState(createRowMerger);
   const {
     rows,
@@ -113,14 +121,15 @@ export function PaymentsRoute() {
           onClear={() => setView({ status: null, dateFrom: null, limit: DEFAULT_VIEW.limit })}
         />
         <div className="toolbar__end">
-          <RefreshButton session={session} />
-          <ExportButton session={session} />
+          <RefreshButton view={view} />
+          <ExportButton view={view} />
         </div>
       </div>
       <PaymentsTable
         rows={rows}
         extraFields={extraFields}
-        timeZone={config.time_zone}
+        statuses={seen}
+        context={context}
         search={search}
         limit={view.limit}
         list={list}
@@ -144,7 +153,7 @@ export function PaymentsRoute() {
                   ? list.fetchNextPage
                   : list.retryFirstPage
             }
-            timeZone={config.time_zone}
+            context={context}
             onClose={closeDrawer}
           />
         </Suspense>

@@ -8,10 +8,10 @@ import { PageLoading } from '../../components/page-loading.tsx';
 import { isListPath, paths, signInPath } from '../../config/paths.ts';
 import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
-import { paymentsQueryOptions, paymentsSessionOf } from '../../features/payments/api/get-payments.ts';
+import { paymentsQueryOptions } from '../../features/payments/api/get-payments.ts';
+import { parseListView } from '../../features/payments/utils/list-search-params.ts';
 import { errorMessage, isApiError } from '../../lib/api-error.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
-import { parseListView } from '../../lib/list-search-params.ts';
 import { onSessionExpired } from '../../lib/session-expiry.ts';
 
 /** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */
@@ -43,9 +43,7 @@ export function SignedInLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
   useEffect(() => {
     if (!isListPath(location.pathname)) return;
-    const firstPage = paymentsQueryOptions(
-      paymentsSessionOf(parseListView(new URLSearchParams(location.search))),
-    );
+    const firstPage = paymentsQueryOptions(parseListView(new URLSearchParams(location.search)));
     if (queryClient.getQueryState(firstPage.queryKey) === undefined)
       void queryClient.prefetchInfiniteQuery(firstPage);
   }, []);

@@ -1,15 +1,15 @@
+import { sessionSchema } from '@payments/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { bff, quietFetch, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { sessionAnswer } from '../../../lib/bff-answers.ts';
 
 /** `GET /api/session`: who is signed in; 401 when nobody is. */
-export async function getSession(signal?: AbortSignal) {
+async function getSession(signal?: AbortSignal) {
   const response = await bff.api.session.$get(undefined, {
     fetch: quietFetch,
     init: { signal: signal ?? null },
   });
-  return readJson(response, sessionAnswer);
+  return readJson(response, sessionSchema);
 }
 
 export const sessionQueryOptions = queryOptions({

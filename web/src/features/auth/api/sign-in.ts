@@ -1,12 +1,11 @@
-import type { SignIn } from '@payments/shared';
+import { type SignIn, sessionSchema } from '@payments/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff, quietFetch, readJson } from '../../../lib/api-client.ts';
-import { sessionAnswer } from '../../../lib/bff-answers.ts';
 import { sessionQueryOptions } from './get-session.ts';
 
 /** `POST /api/session`: sets the HttpOnly session cookie and answers with the session. */
 export async function signIn(credentials: SignIn) {
-  return readJson(await bff.api.session.$post({ json: credentials }, { fetch: quietFetch }), sessionAnswer);
+  return readJson(await bff.api.session.$post({ json: credentials }, { fetch: quietFetch }), sessionSchema);
 }
 
 export function useSignIn() {

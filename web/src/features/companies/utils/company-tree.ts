@@ -1,6 +1,6 @@
 import type { Company } from '@payments/shared';
 
-export interface CompanyNode {
+interface CompanyNode {
   company: Company;
   depth: number;
   /** Whether the node is shown only because a descendant matches the search. */

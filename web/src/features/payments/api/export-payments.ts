@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { bff } from '../../../lib/api-client.ts';
 import { errorMessage } from '../../../lib/api-error.ts';
-import { companyHeader, type PaymentsSession } from './get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
+import { companyHeader } from './get-payments.ts';
 
 /** The export's query: the filters of the view, absent ones left out. */
-export function exportQuery(session: Pick<PaymentsSession, 'status' | 'dateFrom'>) {
-  return { status: session.status ?? undefined, date_from: session.dateFrom ?? undefined };
+export function exportQuery(view: Pick<ListView, 'status' | 'dateFrom'>) {
+  return { status: view.status ?? undefined, date_from: view.dateFrom ?? undefined };
 }
 
 /**
@@ -51,13 +52,13 @@ export function fileNameFrom(disposition: string | null, fallback = 'payments.cs
   return plain?.[1]?.trim() || fallback;
 }
 
-export interface ExportProgress {
+interface ExportProgress {
   bytes: number;
   /** Data rows so far: records minus the header line. */
   rows: number;
 }
 
-export interface ExportResult extends ExportProgress {
+interface ExportResult extends ExportProgress {
   blob: Blob;
   fileName: string;
 }
@@ -66,14 +67,14 @@ export interface ExportResult extends ExportProgress {
  * `GET /api/payments/export.csv`: fetched (not a plain link) because the anti-forgery and company headers
  * must travel; read as a stream so progress shows while the BFF walks the upstream cursors.
  */
-export async function downloadPaymentsCsv(
-  session: PaymentsSession,
+async function downloadPaymentsCsv(
+  view: ListView,
   onProgress: (progress: ExportProgress) => void,
   signal: AbortSignal,
 ): Promise<ExportResult> {
   const response = await bff.api.payments['export.csv'].$get(
-    { query: exportQuery(session) },
-    { headers: { ...companyHeader(session.company), Accept: 'text/csv' }, init: { signal } },
+    { query: exportQuery(view) },
+    { headers: { ...companyHeader(view.company), Accept: 'text/csv' }, init: { signal } },
   );
   const fileName = fileNameFrom(response.headers.get('Content-Disposition'));
   const chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -96,7 +97,7 @@ export async function downloadPaymentsCsv(
   return { blob: new Blob(chunks, { type: 'text/csv' }), fileName, bytes, rows };
 }
 
-export type ExportState =
+type ExportState =
   | { phase: 'idle' }
   | { phase: 'running'; progress: ExportProgress }
   | { phase: 'done'; rows: number; bytes: number; fileName: string }
@@ -110,14 +111,14 @@ export function useExportPayments() {
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const start = useCallback(async (session: PaymentsSession) => {
+  const start = useCallback(async (view: ListView) => {
     controller.current?.abort();
     const own = new AbortController();
     controller.current = own;
     setState({ phase: 'running', progress: { bytes: 0, rows: 0 } });
     try {
       const result = await downloadPaymentsCsv(
-        session,
+        view,
         (progress) => setState({ phase: 'running', progress }),
         own.signal,
       );

@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type PaymentsSession, paymentsQueryKey, paymentsQueryOptions, usePayments } from './get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
+import { paymentsQueryKey, paymentsQueryOptions, usePayments } from './get-payments.ts';
 
-const session: PaymentsSession = { company: 'acme', status: null, dateFrom: null, limit: 2 };
+const view: ListView = { company: 'acme', status: null, dateFrom: null, limit: 2 };
 
 interface Call {
   url: URL;
@@ -40,14 +41,14 @@ function wrapper() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments query options', () => {
-  it('keys the session on company, status, date_from and limit', () => {
+  it('keys the pagination session on company, status, date_from and limit', () => {
     expect(
       paymentsQueryKey({ company: 'c', status: 'FAILED', dateFrom: '2026-01-01T00:00:00', limit: 25 }),
     ).toEqual(['payments', 'c', 'FAILED', '2026-01-01T00:00:00', 25]);
   });
 
   it('follows next_cursor and says there is no next page at the end', () => {
-    const { getNextPageParam } = paymentsQueryOptions(session);
+    const { getNextPageParam } = paymentsQueryOptions(view);
     expect(getNextPageParam({ data: [], next_cursor: 'abc', has_more: true }, [], null, [])).toBe('abc');
     expect(getNextPageParam({ data: [], next_cursor: null, has_more: false }, [], null, [])).toBeUndefined();
   });
@@ -58,7 +59,7 @@ describe('payments query options', () => {
         ? json({ data: [{ id: 'c' }], next_cursor: null, has_more: false })
         : json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true }),
     );
-    const failed = { ...session, status: 'FAILED' };
+    const failed = { ...view, status: 'FAILED' };
     const { result } = renderHook(() => usePayments(failed), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
     await act(() => result.current.fetchNextPage());
@@ -73,7 +74,7 @@ describe('payments query options', () => {
     expect(result.current.hasNextPage).toBe(false);
   });
 
-  it('aborts the request of the old session when the filters change', async () => {
+  it('aborts the request of the old view when the filters change', async () => {
     const calls = serve(
       (call) =>
         new Promise<Response>((resolve, reject) => {
@@ -84,12 +85,12 @@ describe('payments query options', () => {
           call.signal?.addEventListener('abort', () => reject(call.signal?.reason));
         }),
     );
-    const { result, rerender } = renderHook((props: PaymentsSession) => usePayments(props), {
+    const { result, rerender } = renderHook((props: ListView) => usePayments(props), {
       wrapper: wrapper(),
-      initialProps: session,
+      initialProps: view,
     });
     await waitFor(() => expect(calls).toHaveLength(1));
-    rerender({ ...session, status: 'FAILED' });
+    rerender({ ...view, status: 'FAILED' });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(calls[0]?.signal?.aborted).toBe(true);
     expect(result.current.data?.pages[0]?.data[0]?.id).toBe('f');
@@ -109,7 +110,7 @@ describe('payments query options', () => {
       }
       return json({ data: [{ id: 'b' }], next_cursor: null, has_more: false });
     });
-    const { result } = renderHook(() => usePayments(session), { wrapper: wrapper() });
+    const { result } = renderHook(() => usePayments(view), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     await act(() => result.current.fetchNextPage());
     await waitFor(() => expect(result.current.isFetchNextPageError).toBe(true));
@@ -130,7 +131,7 @@ describe('payments query options', () => {
     );
     // a client with Query's defaults (focus refetch on), so only the payments options can keep it quiet
     const client = new QueryClient();
-    const { result } = renderHook(() => usePayments(session), {
+    const { result } = renderHook(() => usePayments(view), {
       wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
     });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
@@ -148,7 +149,7 @@ describe('payments query options', () => {
     };
     await regainFocus();
     // marking the pages stale without refetching: the focus refetch would then have every reason to run
-    await act(() => client.invalidateQueries({ queryKey: paymentsQueryKey(session), refetchType: 'none' }));
+    await act(() => client.invalidateQueries({ queryKey: paymentsQueryKey(view), refetchType: 'none' }));
     await regainFocus();
     expect(calls).toHaveLength(2);
     expect(result.current.isFetching).toBe(false);
@@ -157,7 +158,7 @@ describe('payments query options', () => {
 
   it('refuses an envelope that breaks its rules instead of showing it', async () => {
     serve(() => json({ data: [], next_cursor: 'x', has_more: false }));
-    const { result } = renderHook(() => usePayments(session), { wrapper: wrapper() });
+    const { result } = renderHook(() => usePayments(view), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toMatchObject({ code: 'bad_response' });
   });

@@ -1,63 +1,48 @@
-import type { PaymentPage } from '@payments/shared';
+import { type PaymentPage, paymentPageSchema } from '@payments/shared';
 import { COMPANY_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { paymentPageAnswer } from '../../../lib/bff-answers.ts';
-import type { ListView } from '../../../lib/list-search-params.ts';
-
-/**
- * One pagination session: changing any of these starts a new one. `company: null` is the user's own company
- * (no `X-Company-Id`, as the BFF defines), so the first page can be asked for before the config is known.
- */
-export interface PaymentsSession {
-  company: string | null;
-  status: string | null;
-  dateFrom: string | null;
-  limit: number;
-}
-
-/** The session a URL's view asks for. */
-export function paymentsSessionOf(view: ListView): PaymentsSession {
-  return { company: view.company, status: view.status, dateFrom: view.dateFrom, limit: view.limit };
-}
+import type { ListView } from '../utils/list-search-params.ts';
 
 /** The query of one page; absent filters are left out (undefined values are not sent). */
-export function paymentsQuery(session: Omit<PaymentsSession, 'company'>, cursor: string | null) {
+function paymentsQuery(view: Omit<ListView, 'company'>, cursor: string | null) {
   return {
-    limit: String(session.limit),
-    status: session.status ?? undefined,
-    date_from: session.dateFrom ?? undefined,
+    limit: String(view.limit),
+    status: view.status ?? undefined,
+    date_from: view.dateFrom ?? undefined,
     cursor: cursor ?? undefined,
   };
 }
 
-/** `GET /api/payments`: one page of the session, checked as an envelope with both its rules. */
-export async function getPaymentsPage(
-  session: PaymentsSession,
+/** `GET /api/payments`: one page of the view, checked as an envelope with both its rules. */
+async function getPaymentsPage(
+  view: ListView,
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<PaymentPage> {
   const response = await bff.api.payments.$get(
-    { query: paymentsQuery(session, cursor) },
-    { headers: companyHeader(session.company), init: { signal: signal ?? null } },
+    { query: paymentsQuery(view, cursor) },
+    { headers: companyHeader(view.company), init: { signal: signal ?? null } },
   );
-  return readJson(response, paymentPageAnswer);
+  return readJson(response, paymentPageSchema);
 }
 
+/** `company: null` is the user's own company (no `X-Company-Id`, as the BFF defines). */
 export function companyHeader(company: string | null): Record<string, string> {
   return company === null ? {} : { [COMPANY_HEADER]: company };
 }
 
-export function paymentsQueryKey(session: PaymentsSession) {
-  return ['payments', session.company, session.status, session.dateFrom, session.limit] as const;
+/** One pagination session per view: changing any of its values starts a new one. */
+export function paymentsQueryKey(view: ListView) {
+  return ['payments', view.company, view.status, view.dateFrom, view.limit] as const;
 }
 
-export function paymentsQueryOptions(session: PaymentsSession) {
+export function paymentsQueryOptions(view: ListView) {
   return infiniteQueryOptions({
-    queryKey: paymentsQueryKey(session),
+    queryKey: paymentsQueryKey(view),
     // Reading `signal` lets Query abort the request when the key changes and nobody watches the old session.
-    queryFn: ({ pageParam, signal }) => getPaymentsPage(session, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => getPaymentsPage(view, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : undefined),
     // Pages are a snapshot walked by cursor: re-fetching all of them on focus would cost N calls and could
@@ -71,6 +56,6 @@ export function paymentsQueryOptions(session: PaymentsSession) {
   });
 }
 
-export function usePayments(session: PaymentsSession) {
-  return useInfiniteQuery(paymentsQueryOptions(session));
+export function usePayments(view: ListView) {
+  return useInfiniteQuery(paymentsQueryOptions(view));
 }

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { columnLabel } from './payment-columns.tsx';
+import { columnLabel } from './payment-columns.ts';
 
 interface Props {
   columns: ReadonlyArray<{ id: string; visible: boolean; canHide: boolean; discovered: boolean }>;

@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PaymentsSession } from '../api/get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
 import { ExportButton } from './export-button.tsx';
 
-const session: PaymentsSession = { company: 'acme', status: 'FAILED', dateFrom: null, limit: 50 };
+const view: ListView = { company: 'acme', status: 'FAILED', dateFrom: null, limit: 50 };
 const encoder = new TextEncoder();
 
 interface Download {
@@ -82,7 +82,7 @@ const status = () => screen.getByTestId('export-status');
 
 async function startExport() {
   const download = serveCsvStream();
-  render(<ExportButton session={session} />);
+  render(<ExportButton view={view} />);
   fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
   return download;
 }

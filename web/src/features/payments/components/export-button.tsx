@@ -1,9 +1,9 @@
-import { formatBytes, formatCount } from '../../../lib/format.ts';
 import { useExportPayments } from '../api/export-payments.ts';
-import type { PaymentsSession } from '../api/get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
+import { formatBytes, formatCount } from '../utils/number-text.ts';
 
 /** Downloads the CSV of the current filters, with live progress, cancel, and the outcome announced. */
-export function ExportButton({ session }: { session: PaymentsSession }) {
+export function ExportButton({ view }: { view: ListView }) {
   const { state, start, cancel } = useExportPayments();
   const running = state.phase === 'running';
   return (
@@ -13,7 +13,7 @@ export function ExportButton({ session }: { session: PaymentsSession }) {
           Cancel export
         </button>
       ) : (
-        <button type="button" className="button" onClick={() => void start(session)}>
+        <button type="button" className="button" onClick={() => void start(view)}>
           Export CSV
         </button>
       )}

@@ -1,9 +1,9 @@
 import type { Payment } from '@payments/shared';
+import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
-import { StatusBadge } from '../../../components/status-badge.tsx';
-import { formatDateTime, formatMoney, formatUnknown } from '../../../lib/format.ts';
-import { KNOWN_FIELDS } from '../../../lib/merge-rows.ts';
-import { columnLabel } from './payment-columns.tsx';
+import { jsonText, shownAmount } from '../utils/shown-values.ts';
+import { fieldContent, isKnownField, type ValueContext } from './field-content.tsx';
+import { columnLabel } from './payment-columns.ts';
 
 interface Props {
   paymentId: string;
@@ -19,7 +19,7 @@ interface Props {
   failure: string | null;
   /** Asks again for the page that failed; absent when asking again cannot help (no access to the company). */
   onRetry?: (() => void) | undefined;
-  timeZone: string;
+  context: ValueContext;
   onClose: () => void;
 }
 
@@ -28,7 +28,7 @@ interface Props {
  * Escape into `cancel`, which closes it through the router so the URL always says whether it is open.
  */
 export default function PaymentDrawer(props: Props) {
-  const { paymentId, payment, timeZone, onClose } = props;
+  const { paymentId, payment, context, onClose } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -49,8 +49,7 @@ export default function PaymentDrawer(props: Props) {
     }
   };
 
-  const known = new Set<string>(KNOWN_FIELDS);
-  const extra = payment ? Object.keys(payment).filter((key) => !known.has(key)) : [];
+  const extra = payment ? Object.keys(payment).filter((key) => !isKnownField(key)) : [];
 
   return (
     <dialog
@@ -81,17 +80,20 @@ export default function PaymentDrawer(props: Props) {
       </div>
       {payment ? (
         <dl className="fields">
-          {KNOWN_FIELDS.filter((key) => key in payment).map((key) => (
+          {KNOWN_PAYMENT_FIELDS.filter((key) => key in payment).map((key) => (
             <div className="fields__row" key={key}>
               <dt>{columnLabel(key)}</dt>
-              <dd data-field={key}>{knownValue(payment, key, timeZone)}</dd>
+              <dd data-field={key}>
+                {fieldContent(key, payment, context)}
+                {key === 'amount' && amountAsSent(payment, context)}
+              </dd>
             </div>
           ))}
           {extra.map((key) => (
             <div className="fields__row" key={key}>
               <dt>{key}</dt>
               <dd data-field={key} className="mono">
-                {formatUnknown(payment[key])}
+                {jsonText(payment[key])}
               </dd>
             </div>
           ))}
@@ -124,13 +126,12 @@ export default function PaymentDrawer(props: Props) {
   );
 }
 
-function knownValue(payment: Payment, key: (typeof KNOWN_FIELDS)[number], timeZone: string) {
-  const value = payment[key];
-  if (key === 'status' && typeof value === 'string') return <StatusBadge status={value} />;
-  if (key === 'created_at' && typeof value === 'string') return formatDateTime(value, timeZone);
-  if (key === 'amount' && typeof value === 'number') {
-    const formatted = typeof payment.currency === 'string' ? formatMoney(value, payment.currency) : '';
-    return `${formatted} (${value} minor units)`;
-  }
-  return formatUnknown(value);
+/** Beside an amount the dashboard read, what was sent: `(1234 minor units)`, `(sent as "1234.50")`. */
+function amountAsSent(payment: Payment, context: ValueContext): string | null {
+  const { amount } = payment;
+  if (shownAmount(amount, payment.currency, context.amountUnit).asSent) return null;
+  if (typeof amount === 'number' && Number.isSafeInteger(amount))
+    return ` (${amount} ${context.amountUnit} units)`;
+  if (typeof amount === 'number' || typeof amount === 'string') return ` (sent as ${JSON.stringify(amount)})`;
+  return null;
 }

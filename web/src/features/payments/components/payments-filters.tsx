@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { DEFAULT_VIEW, dateTimeFromInput, type ListView } from '../../../lib/list-search-params.ts';
+import { DEFAULT_VIEW, dateTimeFromInput, type ListView } from '../utils/list-search-params.ts';
 
 interface Props {
   view: ListView;

@@ -1,17 +1,18 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type PaymentsSession, usePayments } from '../api/get-payments.ts';
+import { usePayments } from '../api/get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
 import { RefreshButton } from './refresh-button.tsx';
 
-const session: PaymentsSession = { company: 'acme', status: null, dateFrom: null, limit: 2 };
+const view: ListView = { company: 'acme', status: null, dateFrom: null, limit: 2 };
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
 
-/** The loaded rows of the session, as the table would list them, next to the button under test. */
+/** The loaded rows of the view, as the table would list them, next to the button under test. */
 function ListWithRefresh() {
-  const query = usePayments(session);
+  const query = usePayments(view);
   const ids = query.data?.pages.flatMap((page) => page.data.map((row) => String(row.id))) ?? [];
   return (
     <div>
@@ -19,7 +20,7 @@ function ListWithRefresh() {
       <button type="button" onClick={() => void query.fetchNextPage()}>
         More
       </button>
-      <RefreshButton session={session} />
+      <RefreshButton view={view} />
     </div>
   );
 }
@@ -30,7 +31,7 @@ afterEach(() => {
 });
 
 describe('RefreshButton', () => {
-  it('starts a new pagination session: drops the loaded pages and asks for the first page without a cursor', async () => {
+  it('starts a new pagination view: drops the loaded pages and asks for the first page without a cursor', async () => {
     // The BFF at the network boundary; after the first two pages, new payments arrive at the top.
     let firstPage = { data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true };
     const cursors: Array<string | null> = [];

@@ -1,14 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type PaymentsSession, paymentsQueryKey } from '../api/get-payments.ts';
+import { paymentsQueryKey } from '../api/get-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
 
 /** Starts the same view over as a new pagination session, from its first page. */
-export function RefreshButton({ session }: { session: PaymentsSession }) {
+export function RefreshButton({ view }: { view: ListView }) {
   const queryClient = useQueryClient();
   return (
     <button
       type="button"
       className="button"
-      onClick={() => void queryClient.resetQueries({ queryKey: paymentsQueryKey(session), exact: true })}
+      onClick={() => void queryClient.resetQueries({ queryKey: paymentsQueryKey(view), exact: true })}
     >
       Refresh
     </button>

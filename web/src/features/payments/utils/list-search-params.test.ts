@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_VIEW,
-  dateTimeFromInput,
-  listViewQuery,
-  listViewSearch,
-  parseListView,
-} from './list-search-params.ts';
+import { DEFAULT_VIEW, dateTimeFromInput, listViewQuery, parseListView } from './list-search-params.ts';
 
 describe('URL ↔ list view', () => {
   it('reads every filter from the query', () => {
@@ -25,8 +19,9 @@ describe('URL ↔ list view', () => {
   });
 
   it.each([
-    ['status=completed', 'status'],
     ['status=A%20B', 'status'],
+    [`status=${'A'.repeat(65)}`, 'status'],
+    ['status=%3Cb%3E', 'status'],
     ['date_from=2026-02-30T00:00:00', 'dateFrom'],
     ['date_from=2026-03-01', 'dateFrom'],
     ['company=a%20b', 'company'],
@@ -43,7 +38,7 @@ describe('URL ↔ list view', () => {
 
   it('round-trips a view through the query unchanged', () => {
     const view = { company: 'c-1', status: 'AWAITING', dateFrom: '2025-12-31T23:59:59', limit: 25 };
-    expect(parseListView(listViewSearch(view))).toEqual(view);
+    expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
   });
 
   it('leaves defaults out of the query so links stay short', () => {

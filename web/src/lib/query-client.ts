@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api-error.ts';
+import { isApiError } from './api-error.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -1,7 +1,7 @@
 import type { Payment, PaymentPage } from '@payments/shared';
 import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 
-export interface MergedRows {
+interface MergedRows {
   rows: Payment[];
   /** Keys of the records beyond the known ones, in order of first appearance. */
   extraFields: string[];
@@ -9,22 +9,15 @@ export interface MergedRows {
   statuses: string[];
 }
 
-/** Known fields have formatted columns; any other field is offered as an opt-in column. */
-export const KNOWN_FIELDS = KNOWN_PAYMENT_FIELDS;
-const known = new Set<string>(KNOWN_FIELDS);
+// Known fields have their own columns; any other field is offered as an opt-in column.
+const known = new Set<string>(KNOWN_PAYMENT_FIELDS);
 
 /**
  * Flattens loaded pages into one list of rows, keeping the first copy of each `id` (a row that moved between
- * pages while paging must not show twice), and collects the unknown fields and statuses the rows carry.
- */
-export function mergeRows(pages: readonly PaymentPage[]): MergedRows {
-  return createRowMerger()(pages);
-}
-
-/**
- * `mergeRows` for a growing list: when the pages start with the pages of the previous call (the same objects,
- * as an infinite query appends), only the new pages are walked. With tens of thousands of rows loaded, each
- * appended page then costs its own rows, not the whole list again.
+ * pages while paging must not show twice), and collects the unknown fields and statuses the rows carry. When the
+ * pages start with the pages of the previous call (the same objects, as an infinite query appends), only the new
+ * pages are walked: with tens of thousands of rows loaded, each appended page costs its own rows, not the whole
+ * list again.
  */
 export function createRowMerger(): (pages: readonly PaymentPage[]) => MergedRows {
   let done: readonly PaymentPage[] = [];

@@ -1,6 +1,6 @@
 import type { PaymentPage } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
-import { createRowMerger, mergeRows } from './merge-rows.ts';
+import { createRowMerger } from './merge-rows.ts';
 
 const page = (ids: Array<string | number>, more = true): PaymentPage => ({
   data: ids.map((id) => ({ id, status: 'COMPLETED' })),
@@ -8,7 +8,9 @@ const page = (ids: Array<string | number>, more = true): PaymentPage => ({
   has_more: more,
 });
 
-describe('mergeRows', () => {
+const mergeRows = (pages: PaymentPage[]) => createRowMerger()(pages);
+
+describe('merging loaded pages into rows', () => {
   it('keeps page order and drops later copies of an id', () => {
     const { rows } = mergeRows([page(['a', 'b', 'c']), page(['c', 'd']), page(['b', 'e'], false)]);
     expect(rows.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -24,6 +26,7 @@ describe('mergeRows', () => {
         data: [
           { id: 'a', status: 'SETTLED', fee: 3 },
           { id: 'b', status: 'COMPLETED', fx: { rate: 1 } },
+          { id: 'c', status: { code: 7 } },
         ],
         next_cursor: null,
         has_more: false,
@@ -36,10 +39,8 @@ describe('mergeRows', () => {
   it('merges nothing into nothing', () => {
     expect(mergeRows([])).toEqual({ rows: [], extraFields: [], statuses: [] });
   });
-});
 
-describe('createRowMerger', () => {
-  it('gives the same rows as a full merge when pages are appended, and starts over when they are not', () => {
+  it('gives the same rows as a fresh merge when pages are appended, and starts over when they are not', () => {
     const merge = createRowMerger();
     const p1 = page(['a', 'b']);
     const p2 = page(['b', 'c']);

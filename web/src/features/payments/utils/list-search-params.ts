@@ -17,7 +17,7 @@ export interface ListView {
 export const DEFAULT_VIEW: ListView = { company: null, status: null, dateFrom: null, limit: LIMIT_DEFAULT };
 
 /** Search parameter names, the same as the API's so a URL reads like the request it makes. */
-export const PARAM = { company: 'company', status: 'status', dateFrom: 'date_from', limit: 'limit' } as const;
+const PARAM = { company: 'company', status: 'status', dateFrom: 'date_from', limit: 'limit' } as const;
 
 /**
  * Reads the view from a URL's query. A value that breaks a shared rule is dropped rather than sent: a hand-edited
@@ -41,7 +41,7 @@ export function parseListView(params: URLSearchParams): ListView {
 }
 
 /** Writes the view as a query, leaving out defaults so shared links stay short; the order is fixed. */
-export function listViewSearch(view: ListView): URLSearchParams {
+function listViewSearch(view: ListView): URLSearchParams {
   const params = new URLSearchParams();
   if (view.company !== null) params.set(PARAM.company, view.company);
   if (view.status !== null) params.set(PARAM.status, view.status);

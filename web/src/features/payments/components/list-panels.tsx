@@ -1,0 +1,93 @@
+import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { formatCount } from '../utils/number-text.ts';
+
+/** The list's loading state, as the table shows it. */
+export interface PaymentsListState {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  /** An error while loading a further page: the rows already loaded stay. */
+  isFetchNextPageError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => void;
+  retryFirstPage: () => void;
+}
+
+/** Placeholder rows while the first page loads. */
+export function SkeletonBody({ columnCount }: { columnCount: number }) {
+  return (
+    <tbody className="grid__skeleton" data-testid="skeleton">
+      {Array.from({ length: 12 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+        <tr className="grid__row skeleton-row" key={i}>
+          <td className="grid__cell" colSpan={columnCount}>
+            <span className="skeleton-bar" />
+            {i === 0 && <span className="visually-hidden">Loading payments…</span>}
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
+export function EmptyListPanel({
+  hasFilters,
+  onClearFilters,
+}: {
+  hasFilters: boolean;
+  onClearFilters: () => void;
+}) {
+  return (
+    <div className="panel panel--empty" role="status">
+      <p>No payments match {hasFilters ? 'these filters' : 'this company'}.</p>
+      {hasFilters && (
+        <button type="button" className="button" onClick={onClearFilters}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The first page failed: nothing to show but why, and a Retry where asking again can help. */
+export function FirstPageErrorPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <div className="panel panel--error" role="alert">
+      <p>{errorMessage(error)}</p>
+      {retryCanHelp(error) && (
+        <button type="button" className="button" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** How many rows are loaded and whether more follow, and a further page's failure with its Retry. */
+export function ListFooter({ count, list }: { count: number; list: PaymentsListState }) {
+  return (
+    <footer className="payments__footer">
+      <p role="status" aria-live="polite" data-testid="list-status">
+        {listStatus(count, list)}
+      </p>
+      {list.isFetchNextPageError && (
+        <div className="inline-error" role="alert">
+          <span>Could not load more: {errorMessage(list.error)}</span>
+          <button type="button" className="button" onClick={list.fetchNextPage}>
+            Retry
+          </button>
+        </div>
+      )}
+    </footer>
+  );
+}
+
+function listStatus(count: number, list: PaymentsListState): string {
+  if (list.isPending) return 'Loading payments…';
+  if (list.isError && count === 0) return 'No payments loaded.';
+  const loaded = `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'} loaded`;
+  if (list.isFetchingNextPage) return `${loaded} · loading more…`;
+  if (list.hasNextPage) return `${loaded} · more available, scroll to load`;
+  return `${loaded} · end of list`;
+}

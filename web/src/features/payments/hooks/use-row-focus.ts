@@ -1,0 +1,85 @@
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, type RefObject, useCallback, useRef, useState } from 'react';
+
+interface Options {
+  rowCount: number;
+  rowHeight: number;
+  scroller: RefObject<HTMLElement | null>;
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+}
+
+/**
+ * Roving focus over a virtualized list of row links: one link is in the tab order, the arrows and Page keys move
+ * focus between rows, scrolling the target into view. Also says which row holds focus, so that its element is
+ * never handed to another row (see row-keys.ts).
+ */
+export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Options) {
+  const [activeRow, setActiveRow] = useState(0);
+  const [focusedRow, setFocusedRow] = useState<number | null>(null);
+
+  // A row further than the overscan is drawn only after the scroll, so focus reaches it a frame later. Keys
+  // pressed before then (key repeat, a busy main thread) move on from that row, not from the one still focused.
+  const pendingFocus = useRef<number | null>(null);
+  const focusRow = useCallback(
+    (index: number) => {
+      const target = Math.min(Math.max(index, 0), rowCount - 1);
+      const link = () => scroller.current?.querySelector<HTMLElement>(`[data-row-link="${target}"]`);
+      setActiveRow(target);
+      virtualizer.scrollToIndex(target, { align: 'auto' });
+      const drawn = link();
+      if (drawn) {
+        pendingFocus.current = null;
+        drawn.focus();
+        return;
+      }
+      pendingFocus.current = target;
+      requestAnimationFrame(() => {
+        if (pendingFocus.current !== target) return;
+        pendingFocus.current = null;
+        link()?.focus();
+      });
+    },
+    [rowCount, scroller, virtualizer],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, eventIndex: number) => {
+    const index = pendingFocus.current ?? eventIndex;
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 360) / rowHeight) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + page,
+      PageUp: index - page,
+    };
+    const next = moves[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    focusRow(next);
+  };
+  // Rows are memoized: they get one handler for their whole life, which always runs the latest code.
+  const keyDownRef = useRef(onKeyDown);
+  keyDownRef.current = onKeyDown;
+  const onRowKeyDown = useCallback(
+    (event: KeyboardEvent<HTMLAnchorElement>, index: number) => keyDownRef.current(event, index),
+    [],
+  );
+
+  const onRowFocus = useCallback((index: number) => {
+    setActiveRow(index);
+    setFocusedRow(index);
+  }, []);
+  const onRowBlur = useCallback(
+    (index: number) => setFocusedRow((focused) => (focused === index ? null : focused)),
+    [],
+  );
+
+  return {
+    /** The row whose link is the tab stop; the last row when the list has become shorter. */
+    activeRow: Math.min(activeRow, Math.max(0, rowCount - 1)),
+    /** The row holding focus, if any. */
+    focusedRow,
+    onRowFocus,
+    onRowBlur,
+    onRowKeyDown,
+  };
+}
