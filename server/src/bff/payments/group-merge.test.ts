@@ -45,9 +45,8 @@ describe('group merge', () => {
         async (placed, size, limit, arrivals) => {
           const companies = ['a', 'b', 'c', 'd'];
           const lists = new Map<string, Payment[]>(companies.map((c) => [c, []]));
-          placed.forEach(([company, second], i) =>
-            lists.get(companies[company] as string)?.push({ id: i, created_at: at(second) }),
-          );
+          for (const [i, [company, second]] of placed.entries())
+            lists.get(companies[company] as string)?.push({ id: i, created_at: at(second) });
           const before = [...lists.values()].flat().sort(newestFirst);
           const upstream = companiesUpstream(lists, size);
           const source = createGroupSource(companies, {
