@@ -41,6 +41,7 @@ export interface Settings {
   summaryMaxRows: number;
   listOrder: ListOrder;
   logFormat: LogFormat | undefined;
+  drainSeconds: number;
 }
 
 const port = (fallback: number) =>
@@ -146,6 +147,8 @@ const envSchema = (rules: ConfigRules) =>
         .enum(LIST_ORDERS, { error: `must be one of ${LIST_ORDERS.join(', ')}` })
         .default('created_at_desc'),
       LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
+      // Under the 30 s a container platform usually allows between its SIGTERM and SIGKILL.
+      SHUTDOWN_DRAIN_SECONDS: count('a whole number of seconds from 1 to 3600', 3_600).default(25),
       SUMMARY_MAX_ROWS: count('a whole number of rows from 1 to 100000000', 100_000_000).default(1_000_000),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
@@ -222,6 +225,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     summaryMaxRows: e.SUMMARY_MAX_ROWS,
     listOrder: e.PAYMENTS_LIST_ORDER,
     logFormat: e.LOG_FORMAT,
+    drainSeconds: e.SHUTDOWN_DRAIN_SECONDS,
   };
 }
 

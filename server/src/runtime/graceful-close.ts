@@ -45,14 +45,20 @@ export function gracefulCloser(
     for (const socket of connections) if (!busy.has(socket)) socket.end();
     return new Promise((resolve) => {
       let forced = false;
+      let cut: Promise<unknown> = Promise.resolve();
       const deadline = setTimeout(() => {
         forced = true;
+        // A destroyed socket's own 'close', which ends the response it carried (and so logs it), comes after the
+        // server's: waited for, or the process would exit before those lines are written.
+        cut = Promise.all(
+          [...connections].map((socket) => new Promise((done) => socket.once('close', done))),
+        );
         for (const socket of connections) socket.destroy();
       }, drainMs);
       // net's close, not http's: it stops accepting and waits for the connections, without destroying any.
       NetServer.prototype.close.call(server, () => {
         clearTimeout(deadline);
-        resolve(forced ? 'forced' : 'drained');
+        void cut.then(() => setImmediate(() => resolve(forced ? 'forced' : 'drained')));
       });
     });
   };

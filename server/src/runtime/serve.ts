@@ -5,11 +5,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
 import { gracefulCloser } from './graceful-close.ts';
 
-/**
- * How long a stop waits for the requests in flight (a page, a CSV download) before cutting them: under the 30 s a
- * container platform usually allows between its SIGTERM and SIGKILL.
- */
-const SHUTDOWN_DRAIN_MS = 25_000;
 /** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
 const KEEP_ALIVE_MS = 65_000;
 /** A client that has not sent its request's headers by then is not a browser worth waiting for. */
@@ -68,7 +63,7 @@ export function embeddedStartFailure(error: unknown): never {
 
 /**
  * Serves `app` on host:port until SIGTERM or SIGINT, then drains: no new connections, the requests in flight get
- * SHUTDOWN_DRAIN_MS, `onStop` releases the rest; a second signal stops at once. Resolves with the bound address.
+ * `drainSeconds`, `onStop` releases the rest; a second signal stops at once. Resolves with the bound address.
  */
 export async function serveUntilSignalled(
   app: { fetch: Parameters<typeof serve>[0]['fetch'] },
@@ -76,12 +71,15 @@ export async function serveUntilSignalled(
     host,
     port,
     maxConnections,
+    drainSeconds,
     onStopping,
     onStop,
   }: {
     host: string;
     port: number;
     maxConnections?: number | undefined;
+    /** How long a stop waits for the requests in flight (a page, a CSV download) before cutting them. */
+    drainSeconds: number;
     onStopping: () => void;
     onStop: () => Promise<unknown>;
   },
@@ -113,7 +111,7 @@ export async function serveUntilSignalled(
     if (closing) process.exit(1);
     closing = true;
     onStopping();
-    await closeServer({ drainMs: SHUTDOWN_DRAIN_MS });
+    await closeServer({ drainMs: drainSeconds * 1000 });
     // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
     await Promise.race([onStop(), sleep(1_000)]);
     process.exit(0);
