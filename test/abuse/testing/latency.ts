@@ -1,0 +1,97 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Dispatcher, request } from 'undici';
+import { percentile } from '../../bench/report.ts';
+
+interface Sample {
+  ok: boolean;
+  /** When it started (performance.now()) and how long it took. */
+  at: number;
+  ms: number;
+  /** The HTTP status, or the error's code when there was no answer. */
+  outcome: number | string;
+}
+
+export interface LatencySummary {
+  count: number;
+  ok: number;
+  successRate: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Percentiles over every request, failures included at the time they took. */
+export function summarize(samples: readonly Sample[]): LatencySummary {
+  const times = samples.map((s) => s.ms);
+  const ok = samples.filter((s) => s.ok).length;
+  return {
+    count: samples.length,
+    ok,
+    successRate: samples.length === 0 ? 0 : ok / samples.length,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: Math.max(...times),
+  };
+}
+
+/** The slowest samples, as `+12.3 s: 850 ms` from `since`: where in a run the stalls were. */
+export function slowest(samples: readonly Sample[], since: number, count = 3): string {
+  return [...samples]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((s) => `+${((s.at - since) / 1000).toFixed(1)} s: ${s.ms.toFixed(0)} ms`)
+    .join(', ');
+}
+
+export function describeLatency(summary: LatencySummary): string {
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  return `p50 ${ms(summary.p50)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}, ${summary.ok}/${summary.count} ok`;
+}
+
+/**
+ * `count` calls, one started every `intervalMs` whatever the earlier ones are doing (an open loop: a stalled
+ * answer cannot hide the requests that would have queued behind it).
+ */
+export async function paced(
+  count: number,
+  intervalMs: number,
+  call: () => Promise<Sample>,
+): Promise<Sample[]> {
+  const started = performance.now();
+  const calls: Promise<Sample>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = started + i * intervalMs - performance.now();
+    if (due > 0) await sleep(due);
+    calls.push(call());
+  }
+  return Promise.all(calls);
+}
+
+/** A signed-in `GET` of `url`, ok when it answers 200 and its body arrives within `timeoutMs`. */
+export function signedInGet(
+  url: string,
+  cookie: string,
+  dispatcher: Dispatcher,
+  timeoutMs = 5_000,
+): () => Promise<Sample> {
+  return async () => {
+    const started = performance.now();
+    try {
+      const response = await request(url, {
+        headers: { cookie, 'x-csrf': '1' },
+        dispatcher,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body.arrayBuffer();
+      return {
+        ok: response.statusCode === 200,
+        at: started,
+        ms: performance.now() - started,
+        outcome: response.statusCode,
+      };
+    } catch (error) {
+      const code = (error as { code?: string; name?: string }).code ?? (error as Error).name;
+      return { ok: false, at: started, ms: performance.now() - started, outcome: code };
+    }
+  };
+}
