@@ -29,12 +29,13 @@
  * - Each server's CPU time per page (from /proc) is printed beside the 64-connection throughput: it moves far less
  *   with the machine's load than wall time does, and it says where the throughput goes.
  */
+
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -42,6 +43,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { CSRF_HEADER } from '@payments/shared';
 import { Agent, type Dispatcher, fetch, Pool } from 'undici';
+import { portsFrom, rssOf, startFlags } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 const ROWS = 100_000;
@@ -149,35 +151,7 @@ function bytesProxyChild(sandbox: Ready, authorization: string) {
   });
 }
 
-let nextPort = BFF_PORTS.from;
-
-async function freePort(): Promise<number> {
-  while (nextPort <= BFF_PORTS.to) {
-    const port = nextPort++;
-    const probe = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
-      return port;
-    }
-  }
-  throw new Error(`no free port from ${BFF_PORTS.from} to ${BFF_PORTS.to}`);
-}
-
-/**
- * The Node flags of `pnpm start`, read from the server's start script (`node [flags] src/main.ts`) so that the
- * benchmark cannot drift from it.
- */
-function startFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../server/package.json', import.meta.url), 'utf8'));
-  const words = String(manifest.scripts?.start ?? '').split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts')
-    throw new Error(`server start script is not "node [flags] src/main.ts": ${manifest.scripts?.start}`);
-  return words.slice(1, -1);
-}
+const freePort = portsFrom(BFF_PORTS);
 
 /**
  * The BFF exactly as `pnpm start` runs it (server/src/main.ts with the start script's flags), pointed at a
@@ -308,12 +282,6 @@ function poolSenders(connections: number) {
     },
     close: () => Promise.all(pools.map((pool) => pool.close())),
   };
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-  return kb / 1024;
 }
 
 /** CPU time a process has used, user and system, in ms (/proc counts it in USER_HZ, 100 a second on Linux). */

@@ -14,16 +14,17 @@
  * The embedded sandbox runs on the BFF's thread, so every BFF figure also pays for the upstream's work; the direct
  * walks say how much that is. Upstream requests per BFF request are read from the BFF's own request log.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { COMPANY_HEADER, CSRF_HEADER, type Summary } from '@payments/shared';
+import { portsFrom, rssOf, startFlags } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median } from './report.ts';
 
 /** The root `acme` gets 22 % of the seeded rows by default: 480,000 gives it about 105,000. */
@@ -45,32 +46,7 @@ const PORTS = { from: 3400, to: 3499 };
 const DEMO_PASSWORD = 'bench-password-1234';
 const SANDBOX_AUTH = `Basic ${Buffer.from('sandbox_id:sandbox_secret').toString('base64')}`;
 
-let nextPort = PORTS.from;
-
-async function freePort(): Promise<number> {
-  while (nextPort <= PORTS.to) {
-    const port = nextPort++;
-    const probe = createServer();
-    const free = await new Promise<boolean>((resolve) => {
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (free) {
-      await new Promise<void>((resolve) => probe.close(() => resolve()));
-      return port;
-    }
-  }
-  throw new Error(`no free port from ${PORTS.from} to ${PORTS.to}`);
-}
-
-/** The Node flags of `pnpm start`, read from the server's start script (`node [flags] src/main.ts`). */
-function startFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../server/package.json', import.meta.url), 'utf8'));
-  const words = String(manifest.scripts?.start ?? '').split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts')
-    throw new Error(`server start script is not "node [flags] src/main.ts": ${manifest.scripts?.start}`);
-  return words.slice(1, -1);
-}
+const freePort = portsFrom(PORTS);
 
 interface Bff {
   process: ChildProcess;
@@ -131,11 +107,6 @@ async function signIn(origin: string): Promise<Record<string, string>> {
   });
   if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
   return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
-}
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 /** Samples the process's RSS every 20 ms until `stop`: the peak and last growth over the RSS at the start (MB). */
