@@ -20,11 +20,17 @@ const READY_WAIT_MS = 250;
 function startFirstRequests(): Promise<unknown> {
   const { pathname, search } = window.location;
   if (!isListPath(pathname)) return Promise.resolve();
+  const view = parseListView(new URLSearchParams(search));
   const answers = Promise.allSettled([
     queryClient.prefetchQuery(sessionQueryOptions),
     queryClient.prefetchQuery(appConfigQueryOptions),
-    queryClient.prefetchInfiniteQuery(paymentsQueryOptions(parseListView(new URLSearchParams(search)))),
+    queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)),
   ]);
+  // The count walks every page, so it starts as soon as its code is in, not once the summary bar is drawn; the
+  // first render does not wait for it.
+  void import('../features/payments/deferred-parts.ts').then((parts) =>
+    queryClient.prefetchQuery(parts.summaryQueryOptions(view)),
+  );
   return Promise.race([answers, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
 }
 

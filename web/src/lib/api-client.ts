@@ -6,7 +6,7 @@ import { ApiError } from './api-error.ts';
 import { reportSessionExpired } from './session-expiry.ts';
 
 /** A shared zod/mini schema, as far as reading an answer needs it. */
-interface AnswerSchema<T> {
+export interface AnswerSchema<T> {
   safeParse(
     body: unknown,
   ):

@@ -1,7 +1,10 @@
 import type { ErrorCode } from '@payments/shared';
 
-/** Codes the client adds for failures that never produced a problem document. */
-type ClientErrorCode = 'network_error' | 'bad_response';
+/**
+ * Codes the client adds for failures that never produced a problem document. `interrupted`: a streamed answer
+ * (a download, a count) that stopped before its end; its detail says what was lost.
+ */
+type ClientErrorCode = 'network_error' | 'bad_response' | 'interrupted';
 
 /**
  * A failed API call as a value with a code: the BFF's problem+json `code`, or a client-side one. Thrown only
@@ -32,9 +35,17 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** Whether asking again may help: not when the user has no access to the company (the switcher is the way out). */
+/**
+ * Whether asking again may help: not when the user has no access to the company (the switcher is the way out),
+ * nor when the filters themselves were refused (changing them is).
+ */
 export function retryCanHelp(error: unknown): boolean {
-  return !(isApiError(error) && error.code === 'forbidden_company');
+  return !(
+    isApiError(error) &&
+    (error.code === 'forbidden_company' ||
+      error.code === 'invalid_parameter' ||
+      error.code === 'range_too_wide')
+  );
 }
 
 /** A sentence a finance user can act on, for each code the dashboard may meet. */
@@ -59,6 +70,10 @@ export function errorMessage(error: unknown): string {
       return 'The dashboard cannot reach its server. Check the connection and try again.';
     case 'bad_response':
       return 'The server sent an answer the dashboard does not understand.';
+    case 'invalid_parameter':
+      return `The server refused the request: ${error.detail}`;
+    case 'range_too_wide':
+      return `The date range is too wide to list: ${error.detail}`;
     case 'cursor_mismatch':
     case 'invalid_cursor':
       return 'This list is out of date. Refresh to start again.';

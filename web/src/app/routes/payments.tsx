@@ -4,10 +4,11 @@ import { useMatch, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
 import { usePayments } from '../../features/payments/api/get-payments.ts';
-import { ExportButton } from '../../features/payments/components/export-button.tsx';
+import { useCountedSummary } from '../../features/payments/api/summary-query.ts';
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
 import {
   DEFAULT_VIEW,
   type ListView,
@@ -18,8 +19,12 @@ import { createRowMerger } from '../../features/payments/utils/merge-rows.ts';
 import { errorMessage, retryCanHelp } from '../../lib/api-error.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 
-// The drawer is not part of the first view: it loads when a payment is first opened.
-const PaymentDrawer = lazy(() => import('../../features/payments/components/payment-drawer.tsx'));
+// The figures with their chart, the export and the drawer are not part of the first view: their chunk is fetched
+// while the first rows load (app/first-requests.ts starts the count with it).
+const deferredParts = () => import('../../features/payments/deferred-parts.ts');
+const SummaryBar = lazy(() => deferredParts().then((parts) => ({ default: parts.SummaryBar })));
+const ExportButton = lazy(() => deferredParts().then((parts) => ({ default: parts.ExportButton })));
+const PaymentDrawer = lazy(() => deferredParts().then((parts) => ({ default: parts.PaymentDrawer })));
 
 /** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
 const SEARCH_STEP = 1000;
@@ -43,9 +48,16 @@ export function PaymentsRoute() {
   const [merge] = useState(createRowMerger);
   const {
     rows,
+    companyIds,
     extraFields,
     statuses: seen,
   } = useMemo(() => merge(query.data?.pages ?? []), [merge, query.data?.pages]);
+  const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  const counted = useCountedSummary(view);
+  const total = useMemo(
+    () => (counted === null ? null : { count: counted.count, complete: counted.complete }),
+    [counted],
+  );
 
   const statuses = useMemo(() => {
     const all = new Set<string>([...config.statuses, ...KNOWN_STATUSES, ...seen]);
@@ -62,10 +74,11 @@ export function PaymentsRoute() {
 
   // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
   const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);
-  const payment = useMemo(
-    () => (paymentId === null ? undefined : rows.find((row) => String(row.id) === paymentId)),
+  const paymentIndex = useMemo(
+    () => (paymentId === null ? -1 : rows.findIndex((row) => String(row.id) === paymentId)),
     [rows, paymentId],
   );
+  const payment = rows[paymentIndex];
   const searching =
     paymentId !== null &&
     payment === undefined &&
@@ -109,8 +122,9 @@ export function PaymentsRoute() {
       <div className="toolbar">
         <CompanySwitcher
           companies={config.companies}
-          value={view.company ?? config.own_company_id}
-          onSelect={(company) => setView({ company })}
+          value={{ company: view.company ?? config.own_company_id, group: view.group }}
+          // a group is always named: the URL then says which head it is, whoever opens it
+          onSelect={(selection) => setView(selection)}
         />
         <PaymentsFilters
           view={view}
@@ -118,29 +132,52 @@ export function PaymentsRoute() {
           pageSizes={config.page_sizes}
           timeZone={config.time_zone}
           onChange={setView}
-          onClear={() => setView({ status: null, dateFrom: null, limit: DEFAULT_VIEW.limit })}
+          onClear={() => setView({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
         />
         <div className="toolbar__end">
           <RefreshButton view={view} />
-          <ExportButton view={view} />
+          <Suspense
+            fallback={
+              <button type="button" className="button" disabled>
+                Export CSV
+              </button>
+            }
+          >
+            <ExportButton view={view} />
+          </Suspense>
         </div>
       </div>
       <PaymentsTable
         rows={rows}
+        companyIds={companyIds}
+        group={view.group}
+        companyName={companyName}
+        total={total}
+        summary={
+          <Suspense fallback={<div className="summary" />}>
+            <SummaryBar view={view} timeZone={config.time_zone} onStatus={(status) => setView({ status })} />
+          </Suspense>
+        }
         extraFields={extraFields}
         statuses={seen}
         context={context}
         search={search}
         limit={view.limit}
         list={list}
-        hasFilters={view.status !== null || view.dateFrom !== null}
-        onClearFilters={() => setView({ status: null, dateFrom: null })}
+        hasFilters={view.status !== null || view.dateFrom !== null || view.dateTo !== null}
+        onClearFilters={() => setView({ status: null, dateFrom: null, dateTo: null })}
       />
       {paymentId !== null && (
         <Suspense fallback={null}>
           <PaymentDrawer
             paymentId={paymentId}
             payment={payment}
+            companyName={
+              payment &&
+              companyName(
+                paymentCompanyId(payment, companyIds[paymentIndex], view.company ?? config.own_company_id),
+              )
+            }
             searching={searching || (query.isFetching && payment === undefined)}
             searched={rows.length}
             canSearchFurther={query.hasNextPage}

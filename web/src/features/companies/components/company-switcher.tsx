@@ -1,28 +1,42 @@
 import type { Company } from '@payments/shared';
-import { type CSSProperties, type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { companyTree, filterCompanyTree } from '../utils/company-tree.ts';
+import { useEffect, useId, useRef, useState } from 'react';
+import { type CompanySelection, GROUP_SUFFIX } from '../utils/company-selection.ts';
+
+type Picker = typeof import('./company-picker.tsx').default;
+
+/**
+ * The panel's code, fetched once the first view is up: the first view does not need it, and by the first open it
+ * is there, so the panel opens in the same frame and no key typed into it is lost (React.lazy would suspend once
+ * more, even for a module already loaded).
+ */
+function usePicker(): Picker | 'failed' | null {
+  const [picker, setPicker] = useState<Picker | 'failed' | null>(null);
+  useEffect(() => {
+    import('./company-picker.tsx').then(
+      (module) => setPicker(() => module.default),
+      () => setPicker('failed'),
+    );
+  }, []);
+  return picker;
+}
 
 interface Props {
   companies: readonly Company[];
-  /** The company the view shows now. */
-  value: string;
-  onSelect: (companyId: string) => void;
+  value: CompanySelection;
+  onSelect: (selection: CompanySelection) => void;
 }
 
 /**
- * A button opening a searchable tree of the companies the user may act for. Focus stays in the search box; the
- * arrows move the active item (aria-activedescendant), Enter chooses it, Escape closes.
+ * A button opening a searchable tree of the companies the user may act for, each company with subsidiaries
+ * offered with them too (see company-picker.tsx).
  */
 export function CompanySwitcher({ companies, value, onSelect }: Props) {
   const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   const baseId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const tree = useMemo(() => companyTree(companies), [companies]);
-  const shown = useMemo(() => filterCompanyTree(tree, query), [tree, query]);
-  const current = companies.find((c) => c.id === value);
+  const current = companies.find((c) => c.id === value.company);
+  const CompanyPicker = usePicker();
 
   useEffect(() => {
     if (!open) return;
@@ -35,49 +49,10 @@ export function CompanySwitcher({ companies, value, onSelect }: Props) {
     return () => document.removeEventListener('pointerdown', onPointer);
   }, [open]);
 
-  const openPanel = () => {
-    setQuery('');
-    setActive(
-      Math.max(
-        0,
-        tree.findIndex((n) => n.company.id === value),
-      ),
-    );
-    setOpen(true);
-  };
-
   const close = () => {
     setOpen(false);
     button.current?.focus();
   };
-
-  const choose = (id: string) => {
-    close();
-    if (id !== value) onSelect(id);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const last = shown.length - 1;
-    const move = (index: number) => {
-      event.preventDefault();
-      setActive(Math.min(Math.max(index, 0), last));
-    };
-    if (event.key === 'ArrowDown') move(active + 1);
-    else if (event.key === 'ArrowUp') move(active - 1);
-    else if (event.key === 'Home' && event.ctrlKey) move(0);
-    else if (event.key === 'End' && event.ctrlKey) move(last);
-    else if (event.key === 'Escape') {
-      event.preventDefault();
-      close();
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      const node = shown[active];
-      if (node) choose(node.company.id);
-    }
-  };
-
-  const itemId = (index: number) => `${baseId}-item-${index}`;
-  const activeNode = shown[active];
 
   return (
     <div className="company-switcher">
@@ -91,62 +66,36 @@ export function CompanySwitcher({ companies, value, onSelect }: Props) {
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-labelledby={`${baseId}-label ${baseId}-value`}
-        onClick={() => (open ? setOpen(false) : openPanel())}
+        onClick={() => setOpen(!open)}
       >
-        <span id={`${baseId}-value`}>{current?.name ?? value}</span>
+        <span id={`${baseId}-value`}>
+          {current?.name ?? value.company}
+          {value.group && GROUP_SUFFIX}
+        </span>
         <span aria-hidden="true" className="caret">
           ▾
         </span>
       </button>
       {open && (
         <div ref={panel} className="company-switcher__panel" role="dialog" aria-label="Choose a company">
-          <input
-            // biome-ignore lint/a11y/noAutofocus: the panel opens for typing; focus belongs in its search box
-            autoFocus
-            type="search"
-            role="combobox"
-            aria-label="Search companies"
-            aria-expanded="true"
-            aria-controls={`${baseId}-tree`}
-            aria-haspopup="tree"
-            aria-autocomplete="list"
-            aria-activedescendant={activeNode ? itemId(active) : undefined}
-            placeholder="Search by name or id"
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              // the first real match, not the ancestors shown for context
-              setActive(
-                Math.max(
-                  0,
-                  filterCompanyTree(tree, e.target.value).findIndex((n) => !n.context),
-                ),
-              );
-            }}
-            onKeyDown={onKeyDown}
-          />
-          <div id={`${baseId}-tree`} role="tree" aria-label="Companies" className="company-tree">
-            {shown.map((node, index) => (
-              // biome-ignore lint/a11y/useKeyWithClickEvents: keyboard use goes through the search box (combobox)
-              <div
-                key={node.company.id}
-                tabIndex={-1}
-                id={itemId(index)}
-                role="treeitem"
-                aria-level={node.depth + 1}
-                aria-selected={node.company.id === value}
-                data-company-id={node.company.id}
-                className={`company-tree__item${index === active ? ' is-active' : ''}${node.context ? ' is-context' : ''}`}
-                // depth as a custom property: set through CSSOM, which the CSP allows
-                style={{ '--depth': node.depth } as CSSProperties}
-                onClick={() => choose(node.company.id)}
-              >
-                <span className="company-tree__name">{node.company.name}</span>
-                <span className="company-tree__id">{node.company.id}</span>
-              </div>
-            ))}
-          </div>
-          {shown.length === 0 && <p className="company-tree__empty">No company matches “{query}”.</p>}
+          {CompanyPicker === null || CompanyPicker === 'failed' ? (
+            <p className="company-tree__empty" role="status">
+              {CompanyPicker === null
+                ? 'Loading the companies…'
+                : 'The company list could not be loaded. Reload the page to try again.'}
+            </p>
+          ) : (
+            <CompanyPicker
+              companies={companies}
+              value={value}
+              onClose={close}
+              onChoose={(selection) => {
+                close();
+                if (selection.company !== value.company || selection.group !== value.group)
+                  onSelect(selection);
+              }}
+            />
+          )}
         </div>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyTree, filterCompanyTree } from './company-tree.ts';
+import { companyChoices, companyTree, filterCompanyTree } from './company-tree.ts';
 
 const companies = [
   { id: 'root', name: 'Acme Group', parent_id: null },
@@ -43,5 +43,27 @@ describe('company tree', () => {
       { id: 'b', name: 'B', parent_id: 'a' },
     ];
     expect(companyTree(cyclic)).toEqual([]);
+  });
+
+  it('offers each company with subsidiaries also as a group, right after the company itself', () => {
+    const choices = companyChoices(companyTree(companies), companies);
+    expect(choices.map((c) => `${c.node.company.id}${c.group ? '+' : ''}`)).toEqual([
+      'root',
+      'root+',
+      'us',
+      'eu',
+      'eu+',
+      'fr',
+      'de',
+    ]);
+  });
+
+  it('offers no group for an ancestor shown only as the context of a match', () => {
+    const found = filterCompanyTree(companyTree(companies), 'europe');
+    expect(companyChoices(found, companies).map((c) => `${c.node.company.id}${c.group ? '+' : ''}`)).toEqual([
+      'root',
+      'eu',
+      'eu+',
+    ]);
   });
 });

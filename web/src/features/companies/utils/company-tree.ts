@@ -57,3 +57,26 @@ export function filterCompanyTree(tree: readonly CompanyNode[], query: string): 
   }
   return keep;
 }
+
+/** One thing the switcher offers: a company, or a company with its subsidiaries (`group`). */
+export interface CompanyChoice {
+  node: CompanyNode;
+  group: boolean;
+}
+
+/**
+ * What the switcher's arrow keys walk, in order: each company shown, and right after it the company with its
+ * subsidiaries where it has any the user may see. Not for an ancestor shown only as context of a search match.
+ */
+export function companyChoices(
+  shown: readonly CompanyNode[],
+  companies: readonly Company[],
+): CompanyChoice[] {
+  const parents = new Set(companies.map((company) => company.parent_id));
+  const choices: CompanyChoice[] = [];
+  for (const node of shown) {
+    choices.push({ node, group: false });
+    if (!node.context && parents.has(node.company.id)) choices.push({ node, group: true });
+  }
+  return choices;
+}

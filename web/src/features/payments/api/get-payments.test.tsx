@@ -5,7 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../utils/list-search-params.ts';
 import { paymentsQueryKey, paymentsQueryOptions, usePayments } from './get-payments.ts';
 
-const view: ListView = { company: 'acme', status: null, dateFrom: null, limit: 2 };
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: null,
+  dateFrom: null,
+  dateTo: null,
+  limit: 2,
+};
 
 interface Call {
   url: URL;
@@ -41,10 +48,17 @@ function wrapper() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments query options', () => {
-  it('keys the pagination session on company, status, date_from and limit', () => {
+  it('keys the pagination session on company, group, status, date_from, date_to and limit', () => {
     expect(
-      paymentsQueryKey({ company: 'c', status: 'FAILED', dateFrom: '2026-01-01T00:00:00', limit: 25 }),
-    ).toEqual(['payments', 'c', 'FAILED', '2026-01-01T00:00:00', 25]);
+      paymentsQueryKey({
+        company: 'c',
+        group: true,
+        status: 'FAILED',
+        dateFrom: '2026-01-01T00:00:00',
+        dateTo: '2026-01-31T23:59:59',
+        limit: 25,
+      }),
+    ).toEqual(['payments', 'c', true, 'FAILED', '2026-01-01T00:00:00', '2026-01-31T23:59:59', 25]);
   });
 
   it('follows next_cursor and says there is no next page at the end', () => {
@@ -161,5 +175,33 @@ describe('payments query options', () => {
     const { result } = renderHook(() => usePayments(view), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toMatchObject({ code: 'bad_response' });
+  });
+
+  it("asks for a group's range with date_to and group=true, and keeps the company of each row", async () => {
+    const calls = serve(() =>
+      json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x', 'y'] }),
+    );
+    const group = { ...view, group: true, dateFrom: '2026-10-01T00:00:00', dateTo: '2026-10-31T23:59:59' };
+    const { result } = renderHook(() => usePayments(group), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
+      limit: '2',
+      date_from: '2026-10-01T00:00:00',
+      date_to: '2026-10-31T23:59:59',
+      group: 'true',
+    });
+    expect(result.current.data?.pages[0]?.company_ids).toEqual(['x', 'y']);
+  });
+
+  it('refuses company_ids that do not name one company per row', async () => {
+    serve(() =>
+      json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x'] }),
+    );
+    const { result } = renderHook(() => usePayments({ ...view, group: true }), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error).toMatchObject({
+      code: 'bad_response',
+      detail: expect.stringContaining('company_ids'),
+    });
   });
 });

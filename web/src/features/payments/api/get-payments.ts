@@ -1,17 +1,48 @@
 import { type PaymentPage, paymentPageSchema } from '@payments/shared';
 import { COMPANY_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { bff, readJson } from '../../../lib/api-client.ts';
+import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../utils/list-search-params.ts';
 
-/** The query of one page; absent filters are left out (undefined values are not sent). */
-function paymentsQuery(view: Omit<ListView, 'company'>, cursor: string | null) {
+/** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
+interface ListPage extends PaymentPage {
+  company_ids?: string[];
+}
+
+/**
+ * The shared page schema, and a group's `company_ids` beside it: the shared schema drops members it does not
+ * name, so the list of companies is checked here, as a list of ids as long as the page.
+ */
+const listPageSchema: AnswerSchema<ListPage> = {
+  safeParse(body) {
+    const page = paymentPageSchema.safeParse(body);
+    if (!page.success) return page;
+    const ids = (body as { company_ids?: unknown }).company_ids;
+    if (ids === undefined) return page;
+    if (
+      Array.isArray(ids) &&
+      ids.length === page.data.data.length &&
+      ids.every((id) => typeof id === 'string')
+    )
+      return { success: true, data: { ...page.data, company_ids: ids as string[] } };
+    const issue = {
+      code: 'custom' as const,
+      path: ['company_ids'],
+      message: 'not parallel to data',
+      input: ids,
+    };
+    return { success: false, error: { issues: [issue] } };
+  },
+};
+
+/** The filters of a view as the API names them; absent ones are left out (undefined values are not sent). */
+export function filtersQuery(view: ListView) {
   return {
-    limit: String(view.limit),
     status: view.status ?? undefined,
     date_from: view.dateFrom ?? undefined,
-    cursor: cursor ?? undefined,
+    date_to: view.dateTo ?? undefined,
+    group: view.group ? ('true' as const) : undefined,
   };
 }
 
@@ -20,12 +51,12 @@ async function getPaymentsPage(
   view: ListView,
   cursor: string | null,
   signal?: AbortSignal,
-): Promise<PaymentPage> {
+): Promise<ListPage> {
   const response = await bff.api.payments.$get(
-    { query: paymentsQuery(view, cursor) },
+    { query: { limit: String(view.limit), ...filtersQuery(view), cursor: cursor ?? undefined } },
     { headers: companyHeader(view.company), init: { signal: signal ?? null } },
   );
-  return readJson(response, paymentPageSchema);
+  return readJson(response, listPageSchema);
 }
 
 /** `company: null` is the user's own company (no `X-Company-Id`, as the BFF defines). */
@@ -35,7 +66,7 @@ export function companyHeader(company: string | null): Record<string, string> {
 
 /** One pagination session per view: changing any of its values starts a new one. */
 export function paymentsQueryKey(view: ListView) {
-  return ['payments', view.company, view.status, view.dateFrom, view.limit] as const;
+  return ['payments', view.company, view.group, view.status, view.dateFrom, view.dateTo, view.limit] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {

@@ -3,7 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../utils/list-search-params.ts';
 import { ExportButton } from './export-button.tsx';
 
-const view: ListView = { company: 'acme', status: 'FAILED', dateFrom: null, limit: 50 };
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: 'FAILED',
+  dateFrom: null,
+  dateTo: null,
+  limit: 50,
+};
 const encoder = new TextEncoder();
 
 interface Download {
@@ -80,9 +87,9 @@ afterEach(() => {
 
 const status = () => screen.getByTestId('export-status');
 
-async function startExport() {
+async function startExport(shown: ListView = view) {
   const download = serveCsvStream();
-  render(<ExportButton view={view} />);
+  render(<ExportButton view={shown} />);
   fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
   return download;
 }
@@ -140,5 +147,69 @@ describe('ExportButton', () => {
     expect(saved).toEqual([]);
     expect(blobs.size).toBe(0);
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+  });
+
+  it("exports a group's date range: the same filters as the list", async () => {
+    const download = await startExport({
+      ...view,
+      group: true,
+      dateFrom: '2026-10-01T00:00:00',
+      dateTo: '2026-10-31T23:59:59',
+    });
+    expect(Object.fromEntries(download.url.searchParams)).toEqual({
+      status: 'FAILED',
+      date_from: '2026-10-01T00:00:00',
+      date_to: '2026-10-31T23:59:59',
+      group: 'true',
+    });
+  });
+
+  it('says after how many rows a download broke, and saves nothing', async () => {
+    const download = await startExport();
+    await send(download, 'id,amount\r\np1,100\r\np2,200\r\np3,3');
+    await act(async () => download.controller.error(new TypeError('network error')));
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export failed after 2 rows: the connection broke before the file was complete. Nothing was saved.',
+      ),
+    );
+    expect(saved).toEqual([]);
+  });
+
+  it('refuses a file whose stream ended cleanly in the middle of a row', async () => {
+    const download = await startExport();
+    await send(download, 'id,description\r\np1,"cut in the mid');
+    await act(async () => download.controller.close());
+    await waitFor(() => expect(status().textContent).toMatch(/^Export failed after 0 rows: The file ended/));
+    expect(saved).toEqual([]);
+    expect(blobs.size).toBe(0);
+  });
+
+  it('shows why the BFF turned an export away, and when to try again', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({
+            type: 'urn:x',
+            title: 'Too many requests',
+            status: 429,
+            detail: 'you have 2 downloads running already; wait for one to finish',
+            code: 'rate_limited',
+          }),
+          {
+            status: 429,
+            headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '10' },
+          },
+        ),
+    );
+    render(<ExportButton view={view} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export not started: you have 2 downloads running already; wait for one to finish. Try again in 10 s.',
+      ),
+    );
+    expect(saved).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ export function ExportButton({ view }: { view: ListView }) {
           `Exporting… ${rowCount(state.progress.rows)}, ${formatBytes(state.progress.bytes)}`}
         {state.phase === 'done' && `Saved ${state.fileName}: ${rowCount(state.rows)}.`}
         {state.phase === 'cancelled' && 'Export cancelled.'}
-        {state.phase === 'failed' && `Export failed: ${state.message}`}
+        {state.phase === 'failed' && state.message}
       </span>
     </div>
   );

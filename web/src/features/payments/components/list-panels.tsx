@@ -64,12 +64,29 @@ export function FirstPageErrorPanel({ error, onRetry }: { error: unknown; onRetr
   );
 }
 
-/** How many rows are loaded and whether more follow, and a further page's failure with its Retry. */
-export function ListFooter({ count, list }: { count: number; list: PaymentsListState }) {
+/** How many payments the view holds, once counted; `complete: false` when the count stopped at its cap. */
+export interface ListTotal {
+  count: number;
+  complete: boolean;
+}
+
+/**
+ * How many rows are loaded, of how many once the summary has counted them, and whether more follow; a further
+ * page's failure with its Retry.
+ */
+export function ListFooter({
+  count,
+  total,
+  list,
+}: {
+  count: number;
+  total: ListTotal | null;
+  list: PaymentsListState;
+}) {
   return (
     <footer className="payments__footer">
       <p role="status" aria-live="polite" data-testid="list-status">
-        {listStatus(count, list)}
+        {listStatus(count, total, list)}
       </p>
       {list.isFetchNextPageError && (
         <div className="inline-error" role="alert">
@@ -83,10 +100,15 @@ export function ListFooter({ count, list }: { count: number; list: PaymentsListS
   );
 }
 
-function listStatus(count: number, list: PaymentsListState): string {
+function listStatus(count: number, total: ListTotal | null, list: PaymentsListState): string {
   if (list.isPending) return 'Loading payments…';
   if (list.isError && count === 0) return 'No payments loaded.';
-  const loaded = `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'} loaded`;
+  // "of N" only while more follow: at the end of the list the rows loaded are all there are
+  const of =
+    total === null || !list.hasNextPage
+      ? ''
+      : ` of ${total.complete ? '' : 'more than '}${formatCount(total.count)}`;
+  const loaded = `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'} loaded${of}`;
   if (list.isFetchingNextPage) return `${loaded} · loading more…`;
   if (list.hasNextPage) return `${loaded} · more available, scroll to load`;
   return `${loaded} · end of list`;

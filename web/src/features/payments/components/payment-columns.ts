@@ -6,6 +6,7 @@ import {
   createColumnHelper,
   tableFeatures,
 } from '@tanstack/react-table';
+import { isKnownField } from './field-content.tsx';
 
 /**
  * The table's columns hold headers, widths and visibility; the rows draw their cells themselves (payment-row.tsx)
@@ -18,9 +19,16 @@ type PaymentColumn = ColumnDef<Features, Payment, unknown>;
 
 const helper = createColumnHelper<Features, Payment>();
 
+/**
+ * The company a group's row is from, by name: a column of the view, not a payment field, so its id cannot be a
+ * JSON member the upstream might send.
+ */
+export const COMPANY_NAME_COLUMN = '@company';
+
 const LABELS: Record<string, string> = {
   id: 'Payment ID',
-  company_id: 'Company',
+  [COMPANY_NAME_COLUMN]: 'Company',
+  company_id: 'Company ID',
   status: 'Status',
   amount: 'Amount',
   currency: 'Currency',
@@ -32,6 +40,11 @@ const LABELS: Record<string, string> = {
 
 export function columnLabel(id: string): string {
   return LABELS[id] ?? id;
+}
+
+/** Whether a column shows until the user chooses: the known fields and the company name, not discovered fields. */
+export function shownByDefault(id: string): boolean {
+  return isKnownField(id) || id === COMPANY_NAME_COLUMN;
 }
 
 export const NUMERIC_COLUMNS = new Set(['amount']);
@@ -49,15 +62,19 @@ export function statusColumnWidth(statuses: readonly string[]): number {
   return Math.min(STATUS_MAX_WIDTH, Math.max(STATUS_MIN_WIDTH, longest * 9 + 40));
 }
 
-/** The known columns, then one column per field found in the data that the dashboard does not know. */
+/**
+ * The known columns, then one column per field found in the data that the dashboard does not know; a group's
+ * list also names each row's company.
+ */
 export function paymentColumns(
   extraFields: readonly string[],
-  { timeZone, statusWidth }: { timeZone: string; statusWidth: number },
+  { timeZone, statusWidth, group }: { timeZone: string; statusWidth: number; group: boolean },
 ): PaymentColumn[] {
   const column = (id: string, size: number, header = columnLabel(id)) =>
     helper.display({ id, header, size }) as PaymentColumn;
   return [
     helper.display({ id: 'id', header: columnLabel('id'), size: 210, enableHiding: false }) as PaymentColumn,
+    ...(group ? [column(COMPANY_NAME_COLUMN, 200)] : []),
     column('created_at', 200, `${columnLabel('created_at')} (${timeZone})`),
     column('status', statusWidth),
     column('amount', 140),

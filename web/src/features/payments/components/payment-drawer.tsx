@@ -3,12 +3,14 @@ import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { jsonText, shownAmount } from '../utils/shown-values.ts';
 import { fieldContent, isKnownField, type ValueContext } from './field-content.tsx';
-import { columnLabel } from './payment-columns.ts';
+import { COMPANY_NAME_COLUMN, columnLabel } from './payment-columns.ts';
 
 interface Props {
   paymentId: string;
   /** The record from the loaded pages, or undefined while it is being looked for. */
   payment: Payment | undefined;
+  /** The name of the payment's company (its id where the config has no name for it). */
+  companyName: string | undefined;
   /** Still paging through the view to find a deep-linked payment. */
   searching: boolean;
   /** Rows looked at so far, for the "not found" message. */
@@ -80,6 +82,10 @@ export default function PaymentDrawer(props: Props) {
       </div>
       {payment ? (
         <dl className="fields">
+          <div className="fields__row">
+            <dt>{columnLabel(COMPANY_NAME_COLUMN)}</dt>
+            <dd data-field={COMPANY_NAME_COLUMN}>{props.companyName}</dd>
+          </div>
           {KNOWN_PAYMENT_FIELDS.filter((key) => key in payment).map((key) => (
             <div className="fields__row" key={key}>
               <dt>{columnLabel(key)}</dt>

@@ -2,6 +2,7 @@ import type { Payment } from '@payments/shared';
 import { type CSSProperties, type KeyboardEvent, memo } from 'react';
 import { paths } from '../../../config/paths.ts';
 import { fieldContent, type ValueContext } from './field-content.tsx';
+import { COMPANY_NAME_COLUMN } from './payment-columns.ts';
 
 /**
  * A visible column as a row draws it, with its class and width. Built once per set of columns and shared by
@@ -16,6 +17,8 @@ export interface CellLayout {
 
 interface Props {
   row: Payment;
+  /** The name of the row's company, in a group's list. */
+  company?: string | undefined;
   /** The row's position in the whole list. */
   index: number;
   /** Whether its link is the table's one tab stop. */
@@ -36,6 +39,7 @@ interface Props {
  */
 export const PaymentRow = memo(function PaymentRow({
   row,
+  company,
   index,
   active,
   search,
@@ -63,6 +67,8 @@ export const PaymentRow = memo(function PaymentRow({
             >
               {id}
             </a>
+          ) : cell.id === COMPANY_NAME_COLUMN ? (
+            company
           ) : (
             fieldContent(cell.id, row, context)
           )}

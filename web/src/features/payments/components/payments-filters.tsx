@@ -1,5 +1,13 @@
 import { type FormEvent, useId, useState } from 'react';
-import { DEFAULT_VIEW, dateTimeFromInput, type ListView } from '../utils/list-search-params.ts';
+import {
+  DATE_PRESETS,
+  type DatePreset,
+  dateInputText,
+  parseDateInput,
+  presetRange,
+  type RangeEnd,
+} from '../utils/date-range-input.ts';
+import { DEFAULT_VIEW, type ListView } from '../utils/list-search-params.ts';
 
 interface Props {
   view: ListView;
@@ -11,8 +19,8 @@ interface Props {
 }
 
 /**
- * Status, date-from and page size. Status and page size apply at once; the date applies on Enter or when the
- * field is left, so typing it digit by digit does not start a session per keystroke.
+ * Status, the date range and page size. Status, presets and page size apply at once; a typed date applies on
+ * Enter or when its field is left, so typing it digit by digit does not start a session per keystroke.
  */
 export function PaymentsFilters({ view, statuses, pageSizes, timeZone, onChange, onClear }: Props) {
   const id = useId();
@@ -33,14 +41,43 @@ export function PaymentsFilters({ view, statuses, pageSizes, timeZone, onChange,
           ))}
         </select>
       </label>
-      <DateFromField
-        // a new value from the URL (Back, clear) resets what is being typed
-        key={view.dateFrom ?? ''}
-        id={`${id}-date`}
+      <DateField
+        // a new value from the URL (Back, a preset, clear) replaces what is being typed
+        key={`from:${view.dateFrom ?? ''}`}
+        id={`${id}-from`}
+        end="from"
+        label="Created from"
         value={view.dateFrom}
         timeZone={timeZone}
         onCommit={(dateFrom) => onChange({ dateFrom })}
       />
+      <DateField
+        key={`to:${view.dateTo ?? ''}`}
+        id={`${id}-to`}
+        end="to"
+        label="Created to"
+        value={view.dateTo}
+        timeZone={timeZone}
+        onCommit={(dateTo) => onChange({ dateTo })}
+      />
+      <label className="field">
+        <span className="field__label">Range</span>
+        <select
+          // the preset the range is, if it is one; "now" is read at each render, and again when one is chosen
+          value={DATE_PRESETS.find((preset) => isPreset(preset, view, timeZone)) ?? ''}
+          onChange={(e) => {
+            const preset = DATE_PRESETS.find((p) => p === e.target.value);
+            if (preset) onChange(presetRange(preset, Date.now(), timeZone));
+          }}
+        >
+          <option value="">{view.dateFrom === null && view.dateTo === null ? 'Any time' : 'As typed'}</option>
+          {DATE_PRESETS.map((preset) => (
+            <option key={preset} value={preset}>
+              {preset}
+            </option>
+          ))}
+        </select>
+      </label>
       <label className="field">
         <span className="field__label">Page size</span>
         <select value={view.limit} onChange={(e) => onChange({ limit: Number(e.target.value) })}>
@@ -55,7 +92,12 @@ export function PaymentsFilters({ view, statuses, pageSizes, timeZone, onChange,
         type="button"
         className="button button--quiet"
         onClick={onClear}
-        disabled={view.status === null && view.dateFrom === null && view.limit === DEFAULT_VIEW.limit}
+        disabled={
+          view.status === null &&
+          view.dateFrom === null &&
+          view.dateTo === null &&
+          view.limit === DEFAULT_VIEW.limit
+        }
       >
         Clear filters
       </button>
@@ -63,26 +105,40 @@ export function PaymentsFilters({ view, statuses, pageSizes, timeZone, onChange,
   );
 }
 
-function DateFromField({
+/** Whether the view's range is the preset's now, in the configured zone. */
+function isPreset(preset: DatePreset, view: ListView, timeZone: string): boolean {
+  const range = presetRange(preset, Date.now(), timeZone);
+  return range.dateFrom === view.dateFrom && range.dateTo === view.dateTo;
+}
+
+/**
+ * A date typed as people write it. It applies on Enter or when the field is left; what cannot be read stays in
+ * the field, marked and explained, and the filter keeps its last value, so nothing typed is silently lost.
+ */
+function DateField({
   id,
+  end,
+  label,
   value,
   timeZone,
   onCommit,
 }: {
   id: string;
+  end: RangeEnd;
+  label: string;
   value: string | null;
   timeZone: string;
   onCommit: (value: string | null) => void;
 }) {
-  const [draft, setDraft] = useState(value ?? '');
+  const [draft, setDraft] = useState(() => dateInputText(value, end));
   const [invalid, setInvalid] = useState(false);
   const commit = () => {
-    if (draft === '') {
+    if (draft.trim() === '') {
       setInvalid(false);
       if (value !== null) onCommit(null);
       return;
     }
-    const parsed = dateTimeFromInput(draft);
+    const parsed = parseDateInput(draft, end);
     setInvalid(parsed === null);
     if (parsed !== null && parsed !== value) onCommit(parsed);
   };
@@ -93,29 +149,30 @@ function DateFromField({
   return (
     <form className="field" onSubmit={submit}>
       <label className="field__label" htmlFor={id}>
-        Created from <span className="zone">({timeZone})</span>
+        {label} <span className="zone">({timeZone})</span>
       </label>
       <input
         id={id}
-        type="datetime-local"
-        step={1}
+        type="text"
+        className="date-input"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="YYYY-MM-DD HH:MM"
         value={draft}
-        aria-describedby={`${id}-hint`}
+        aria-describedby={invalid ? `${id}-error ${id}-hint` : `${id}-hint`}
         aria-invalid={invalid}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={commit}
-        onKeyDown={(e) => {
-          // a lone date field does not reliably submit its form on Enter in every browser
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            commit();
-          }
-        }}
       />
       <span id={`${id}-hint`} className="visually-hidden">
-        Date and time to the second, in {timeZone}. Press Enter to apply.
+        A date, or a date and time to the minute or second, in {timeZone}. A date alone means the{' '}
+        {end === 'from' ? 'start' : 'end'} of that day. Press Enter to apply.
       </span>
-      {invalid && <span className="field__error">Not a real date and time.</span>}
+      {invalid && (
+        <span id={`${id}-error`} className="field__error" role="alert">
+          Not applied: write a date as YYYY-MM-DD, optionally with a time HH:MM or HH:MM:SS.
+        </span>
+      )}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import type { Payment } from '@payments/shared';
 import { type ColumnVisibilityState, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useRowFocus } from '../hooks/use-row-focus.ts';
 import {
@@ -10,14 +10,16 @@ import {
   loadColumnVisibility,
   saveColumnVisibility,
 } from '../utils/column-preferences.ts';
+import { paymentCompanyId } from '../utils/company-names.ts';
 import { createRowKeys } from '../utils/row-keys.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from '../utils/virtual-observers.ts';
 import { ColumnChooser } from './column-chooser.tsx';
-import { isKnownField, type ValueContext } from './field-content.tsx';
+import type { ValueContext } from './field-content.tsx';
 import {
   EmptyListPanel,
   FirstPageErrorPanel,
   ListFooter,
+  type ListTotal,
   type PaymentsListState,
   SkeletonBody,
 } from './list-panels.tsx';
@@ -25,6 +27,7 @@ import {
   NUMERIC_COLUMNS,
   paymentColumns,
   paymentTableFeatures,
+  shownByDefault,
   statusColumnWidth,
 } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
@@ -40,6 +43,11 @@ const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : windo
 
 interface Props {
   rows: Payment[];
+  /** A group's list: the company of each row, parallel to `rows`. */
+  companyIds: ReadonlyArray<string | undefined>;
+  /** A group's list names each row's company in a column of its own. */
+  group: boolean;
+  companyName: (id: string) => string;
   extraFields: string[];
   /** The statuses seen in the rows: the status column is as wide as the longest. */
   statuses: readonly string[];
@@ -48,6 +56,10 @@ interface Props {
   search: string;
   limit: number;
   list: PaymentsListState;
+  /** How many payments the view holds, once counted. */
+  total: ListTotal | null;
+  /** The figures of the view, beside the table's tools: the rows keep the height a bar of its own would take. */
+  summary: ReactNode;
   onClearFilters: () => void;
   hasFilters: boolean;
 }
@@ -62,27 +74,32 @@ const estimateSize = () => ROW_HEIGHT;
  */
 export function PaymentsTable({
   rows,
+  companyIds,
+  group,
+  companyName,
   extraFields,
   statuses,
   context,
   search,
   limit,
   list,
+  total,
+  summary,
   onClearFilters,
   hasFilters,
 }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const statusWidth = statusColumnWidth(statuses);
   const columns = useMemo(
-    () => paymentColumns(extraFields, { timeZone: context.timeZone, statusWidth }),
-    [extraFields, context.timeZone, statusWidth],
+    () => paymentColumns(extraFields, { timeZone: context.timeZone, statusWidth, group }),
+    [extraFields, context.timeZone, statusWidth, group],
   );
   const [stored, setStored] = useState<ColumnVisibility>(() => loadColumnVisibility());
   const columnVisibility = useMemo(() => {
     const visibility: ColumnVisibilityState = {};
     for (const column of columns) {
       const id = column.id as string;
-      visibility[id] = isColumnVisible(stored, id, isKnownField(id));
+      visibility[id] = isColumnVisible(stored, id, shownByDefault(id));
     }
     return visibility;
   }, [columns, stored]);
@@ -183,7 +200,7 @@ export function PaymentsTable({
         id: column.id,
         visible: column.getIsVisible(),
         canHide: column.getCanHide(),
-        discovered: !isKnownField(column.id),
+        discovered: !shownByDefault(column.id),
       })),
     [table],
   );
@@ -199,6 +216,7 @@ export function PaymentsTable({
   return (
     <section className="payments" aria-label="Payments list">
       <div className="payments__tools">
+        {summary}
         <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} />
       </div>
       <div ref={scrollRef} className="grid-scroll">
@@ -241,6 +259,9 @@ export function PaymentsTable({
                   <PaymentRow
                     key={rowKeys[i]}
                     row={row}
+                    company={
+                      group ? companyName(paymentCompanyId(row, companyIds[item.index], '')) : undefined
+                    }
                     index={item.index}
                     active={item.index === activeRow}
                     search={search}
@@ -258,7 +279,7 @@ export function PaymentsTable({
         {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
         {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retryFirstPage} />}
       </div>
-      <ListFooter count={rows.length} list={list} />
+      <ListFooter count={rows.length} total={total} list={list} />
     </section>
   );
 }

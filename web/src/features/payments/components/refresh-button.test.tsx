@@ -5,7 +5,14 @@ import { usePayments } from '../api/get-payments.ts';
 import type { ListView } from '../utils/list-search-params.ts';
 import { RefreshButton } from './refresh-button.tsx';
 
-const view: ListView = { company: 'acme', status: null, dateFrom: null, limit: 2 };
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: null,
+  dateFrom: null,
+  dateTo: null,
+  limit: 2,
+};
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, dateTimeFromInput, listViewQuery, parseListView } from './list-search-params.ts';
+import { DEFAULT_VIEW, listViewQuery, parseListView } from './list-search-params.ts';
 
 describe('URL ↔ list view', () => {
   it('reads every filter from the query', () => {
     const view = parseListView(
-      new URLSearchParams('company=acme-eu&status=COMPLETED&date_from=2026-03-01T14:05:09&limit=100'),
+      new URLSearchParams(
+        'company=acme-eu&group=true&status=COMPLETED&date_from=2026-03-01T14:05:09&date_to=2026-03-31T23:59:59&limit=100',
+      ),
     );
     expect(view).toEqual({
       company: 'acme-eu',
+      group: true,
       status: 'COMPLETED',
       dateFrom: '2026-03-01T14:05:09',
+      dateTo: '2026-03-31T23:59:59',
       limit: 100,
     });
   });
@@ -24,6 +28,7 @@ describe('URL ↔ list view', () => {
     ['status=%3Cb%3E', 'status'],
     ['date_from=2026-02-30T00:00:00', 'dateFrom'],
     ['date_from=2026-03-01', 'dateFrom'],
+    ['date_to=2026-03-01 10:00:00', 'dateTo'],
     ['company=a%20b', 'company'],
   ])('drops the invalid value in %s', (query, field) => {
     expect(parseListView(new URLSearchParams(query))[field as 'status']).toBeNull();
@@ -37,7 +42,14 @@ describe('URL ↔ list view', () => {
   );
 
   it('round-trips a view through the query unchanged', () => {
-    const view = { company: 'c-1', status: 'AWAITING', dateFrom: '2025-12-31T23:59:59', limit: 25 };
+    const view = {
+      company: 'c-1',
+      group: true,
+      status: 'AWAITING',
+      dateFrom: '2025-12-31T23:59:59',
+      dateTo: '2026-01-01T00:00:00',
+      limit: 25,
+    };
     expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
   });
 
@@ -46,10 +58,16 @@ describe('URL ↔ list view', () => {
     expect(listViewQuery({ ...DEFAULT_VIEW, status: 'FAILED' })).toBe('?status=FAILED');
   });
 
-  it('adds the seconds a datetime-local input drops and refuses impossible dates', () => {
-    expect(dateTimeFromInput('2026-03-01T14:05')).toBe('2026-03-01T14:05:00');
-    expect(dateTimeFromInput('2026-03-01T14:05:09')).toBe('2026-03-01T14:05:09');
-    expect(dateTimeFromInput('2026-02-30T14:05:09')).toBeNull();
-    expect(dateTimeFromInput('')).toBeNull();
+  it('is a group view only for group=true', () => {
+    expect(parseListView(new URLSearchParams('company=acme&group=true')).group).toBe(true);
+    expect(parseListView(new URLSearchParams('company=acme&group=1')).group).toBe(false);
+    expect(listViewQuery({ ...DEFAULT_VIEW, company: 'acme', group: true })).toBe('?company=acme&group=true');
+  });
+
+  it('keeps a To before From, for the BFF to refuse with its reason', () => {
+    const view = parseListView(
+      new URLSearchParams('date_from=2026-03-02T00:00:00&date_to=2026-03-01T23:59:59'),
+    );
+    expect([view.dateFrom, view.dateTo]).toEqual(['2026-03-02T00:00:00', '2026-03-01T23:59:59']);
   });
 });

@@ -37,7 +37,7 @@ describe('merging loaded pages into rows', () => {
   });
 
   it('merges nothing into nothing', () => {
-    expect(mergeRows([])).toEqual({ rows: [], extraFields: [], statuses: [] });
+    expect(mergeRows([])).toEqual({ rows: [], companyIds: [], extraFields: [], statuses: [] });
   });
 
   it('gives the same rows as a fresh merge when pages are appended, and starts over when they are not', () => {
@@ -51,5 +51,14 @@ describe('merging loaded pages into rows', () => {
     expect(second.rows.map((r) => r.id)).toEqual(mergeRows([p1, p2, p3]).rows.map((r) => r.id));
     expect(second.rows).not.toBe(first.rows);
     expect(merge([p3]).rows.map((r) => r.id)).toEqual(['d']);
+  });
+
+  it("keeps each row's company from a group's pages beside it, the first copy's when a row repeats", () => {
+    const merged = createRowMerger()([
+      { ...page(['a', 'b']), company_ids: ['acme', 'acme-eu'] },
+      { ...page(['b', 'c'], false), company_ids: ['acme-us', 'acme-jp'] },
+    ]);
+    expect(merged.rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(merged.companyIds).toEqual(['acme', 'acme-eu', 'acme-jp']);
   });
 });

@@ -1,8 +1,13 @@
 import type { Payment, PaymentPage } from '@payments/shared';
 import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 
+/** A loaded page; a group's names each row's company in `company_ids`, parallel to `data`. */
+type LoadedPage = PaymentPage & { company_ids?: readonly string[] | undefined };
+
 interface MergedRows {
   rows: Payment[];
+  /** The company of each row where the page said it (a group's list), parallel to `rows`. */
+  companyIds: Array<string | undefined>;
   /** Keys of the records beyond the known ones, in order of first appearance. */
   extraFields: string[];
   /** Statuses seen in the data, in order of first appearance. */
@@ -19,12 +24,13 @@ const known = new Set<string>(KNOWN_PAYMENT_FIELDS);
  * pages are walked: with tens of thousands of rows loaded, each appended page costs its own rows, not the whole
  * list again.
  */
-export function createRowMerger(): (pages: readonly PaymentPage[]) => MergedRows {
-  let done: readonly PaymentPage[] = [];
+export function createRowMerger(): (pages: readonly LoadedPage[]) => MergedRows {
+  let done: readonly LoadedPage[] = [];
   let seen = new Set<string>();
   let extras = new Set<string>();
   let statuses = new Set<string>();
   let rows: Payment[] = [];
+  let companyIds: Array<string | undefined> = [];
   return (pages) => {
     const continues = done.length <= pages.length && done.every((page, i) => pages[i] === page);
     if (!continues) {
@@ -32,20 +38,23 @@ export function createRowMerger(): (pages: readonly PaymentPage[]) => MergedRows
       extras = new Set();
       statuses = new Set();
       rows = [];
+      companyIds = [];
       done = [];
     }
     rows = rows.slice(); // a new array each time: React and the table compare data by identity
+    companyIds = companyIds.slice();
     for (const page of pages.slice(done.length)) {
-      for (const row of page.data) {
+      for (const [index, row] of page.data.entries()) {
         const id = String(row.id);
         if (seen.has(id)) continue;
         seen.add(id);
         rows.push(row);
+        companyIds.push(page.company_ids?.[index]);
         if (typeof row.status === 'string') statuses.add(row.status);
         for (const key in row) if (!known.has(key)) extras.add(key);
       }
     }
     done = pages;
-    return { rows, extraFields: [...extras], statuses: [...statuses] };
+    return { rows, companyIds, extraFields: [...extras], statuses: [...statuses] };
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvRecordCounter, exportQuery, fileNameFrom } from './export-payments.ts';
+import { CsvRecordCounter, fileNameFrom } from './download-payments-csv.ts';
 
 describe('CSV record counting', () => {
   it('counts records, not line breaks inside quoted fields, across chunk boundaries', () => {
@@ -14,6 +14,18 @@ describe('CSV record counting', () => {
     expect(counter.finish()).toBe(3);
   });
 
+  it('tells a text that ends with a whole record from one cut inside a row or a quoted field', () => {
+    const whole = new CsvRecordCounter();
+    whole.push('id,d\r\np1,"a\nb"\r\n');
+    expect(whole.atRecordEnd).toBe(true);
+    const cutInRow = new CsvRecordCounter();
+    cutInRow.push('id,d\r\np1,');
+    expect(cutInRow.atRecordEnd).toBe(false);
+    const cutInQuotes = new CsvRecordCounter();
+    cutInQuotes.push('id,d\r\np1,"a\n');
+    expect(cutInQuotes.atRecordEnd).toBe(false);
+  });
+
   it('treats doubled quotes inside a field as text', () => {
     const counter = new CsvRecordCounter();
     counter.push('id,d\np1,"say ""hi""\nthere"\n');
@@ -22,17 +34,6 @@ describe('CSV record counting', () => {
 });
 
 describe('export request', () => {
-  it('sends the current filters and nothing for absent ones', () => {
-    expect(exportQuery({ status: null, dateFrom: null })).toEqual({
-      status: undefined,
-      date_from: undefined,
-    });
-    expect(exportQuery({ status: 'FAILED', dateFrom: '2026-01-01T00:00:00' })).toEqual({
-      status: 'FAILED',
-      date_from: '2026-01-01T00:00:00',
-    });
-  });
-
   it('takes the file name from Content-Disposition in both forms', () => {
     expect(fileNameFrom('attachment; filename="payments-acme.csv"')).toBe('payments-acme.csv');
     expect(fileNameFrom("attachment; filename=x.csv; filename*=UTF-8''pay%C3%A9.csv")).toBe('payé.csv');

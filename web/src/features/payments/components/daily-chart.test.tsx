@@ -1,0 +1,78 @@
+import type { Summary } from '@payments/shared';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DailyChart } from './daily-chart.tsx';
+
+afterEach(cleanup);
+
+const summary: Summary = {
+  count: 5,
+  complete: true,
+  by_status: [{ status: 'COMPLETED', count: 5 }],
+  totals: [
+    { currency: 'EUR', count: 4, total: '30.50' },
+    { currency: 'USD', count: 1, total: '7.25' },
+  ],
+  uninterpreted: 0,
+  days: [
+    { day: '2026-10-01', count: 3, totals: [{ currency: 'EUR', count: 3, total: '10.50' }] },
+    {
+      day: '2026-10-03',
+      count: 2,
+      totals: [
+        { currency: 'EUR', count: 1, total: '20.00' },
+        { currency: 'USD', count: 1, total: '7.25' },
+      ],
+    },
+  ],
+  undated: 1,
+};
+
+function renderChart() {
+  render(
+    <DailyChart
+      summary={summary}
+      dateFrom="2026-10-01T00:00:00"
+      dateTo="2026-10-04T23:59:59"
+      timeZone="UTC"
+    />,
+  );
+}
+
+describe('DailyChart', () => {
+  it('is one image whose label says the range and its busiest and largest days', () => {
+    renderChart();
+    const image = screen.getByRole('img');
+    expect(image.getAttribute('aria-label')).toBe(
+      'Payments per day from 2026-10-01 to 2026-10-04 (UTC). Most payments on 2026-10-01: 3. Largest EUR volume on 2026-10-03: €20.00.',
+    );
+    // a bar per day of the range, the days without payments included, in two bands
+    expect(image.querySelectorAll('rect.chart__count')).toHaveLength(4);
+    expect(screen.getByRole('figure').textContent).toContain('1 without a date not drawn');
+  });
+
+  it('gives its numbers as a table, every day of the range with its count and volume', () => {
+    renderChart();
+    expect(screen.queryByRole('table')).toBeNull();
+    const toggle = screen.getByText('Numbers');
+    const details = toggle.closest('details') as HTMLDetailsElement;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '2026-10-013€10.50',
+      '2026-10-020',
+      '2026-10-032€20.00 · $7.25',
+      '2026-10-040',
+    ]);
+  });
+
+  it('draws the volume of another currency on request', () => {
+    renderChart();
+    const image = screen.getByRole('img');
+    fireEvent.change(screen.getByRole('combobox', { name: 'Volume in currency' }), {
+      target: { value: 'USD' },
+    });
+    expect(image.getAttribute('aria-label')).toContain('Largest USD volume on 2026-10-03: $7.25.');
+  });
+});

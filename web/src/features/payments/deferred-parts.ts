@@ -1,0 +1,10 @@
+/**
+ * What the payments list needs only after its first rows, in one chunk loaded on demand: the summary (its
+ * stream reader, its bar and chart), the export (with its CSV reader) and the payment drawer. One chunk rather
+ * than one each: with several lazy chunks sharing the API client and React with the entry, the bundler
+ * (Rolldown 1.2) moves those out of the entry into a chunk of their own, which every first view then loads too.
+ */
+export { summaryQueryOptions } from './api/get-summary.ts';
+export { ExportButton } from './components/export-button.tsx';
+export { default as PaymentDrawer } from './components/payment-drawer.tsx';
+export { default as SummaryBar } from './components/summary-bar.tsx';

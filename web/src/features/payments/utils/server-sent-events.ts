@@ -1,0 +1,46 @@
+/** One event of a `text/event-stream`: its name (`message` when none is given) and its data lines joined. */
+export interface ServerSentEvent {
+  event: string;
+  data: string;
+}
+
+/**
+ * The events of a `text/event-stream` body as they arrive, parsed by the WHATWG rules for `event`, `data` and
+ * comments (`id` and `retry` only matter to a reconnecting EventSource, which cannot send the anti-forgery
+ * header). An event the stream ends in the middle of is dropped, as the standard says.
+ */
+export async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event = '';
+  let data: string[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      // A CR at the end may be the first half of a CRLF split across chunks: it waits for the next one.
+      const end = buffer.endsWith('\r') ? buffer.length - 1 : buffer.length;
+      const lines = buffer.slice(0, end).split(/\r\n|\r|\n/);
+      buffer = (lines.pop() ?? '') + buffer.slice(end);
+      for (const line of lines) {
+        if (line === '') {
+          if (data.length > 0) yield { event: event || 'message', data: data.join('\n') };
+          event = '';
+          data = [];
+          continue;
+        }
+        const colon = line.indexOf(':');
+        if (colon === 0) continue;
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const text = colon === -1 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
+        if (field === 'event') event = text;
+        else if (field === 'data') data.push(text);
+      }
+    }
+  } finally {
+    // Stopped early (the reader of the events has what it needs, or gave up): the rest is not downloaded.
+    await reader.cancel().catch(() => undefined);
+  }
+}
