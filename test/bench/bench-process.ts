@@ -1,6 +1,9 @@
 /** What the benchmarks that run the BFF as a process share: ports, its start flags, its memory. */
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
 /** A free loopback port from `range`, probing upward from where the last call stopped. */
 export function portsFrom(range: { from: number; to: number }): () => Promise<number> {
@@ -39,4 +42,38 @@ export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+/**
+ * `server/src/main.ts` as `pnpm start` runs it (the start script's flags), with `env` only and its output in
+ * `logFile` rather than a pipe this process reads (that would wake the load generator for every log line);
+ * resolves with its address once it prints it. `onSpawn` sees the process first, so a caller can stop it whatever
+ * happens next.
+ */
+export async function spawnBff(
+  env: Record<string, string>,
+  logFile: string,
+  onSpawn: (child: ChildProcess) => void = () => {},
+): Promise<{ process: ChildProcess; pid: number; origin: string }> {
+  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...startFlags(), main], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', log, 'inherit'],
+  });
+  onSpawn(child);
+  closeSync(log); // the child has its own descriptor
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const seen = readFileSync(logFile, 'utf8');
+    const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
+    if (match?.[1]) return { process: child, pid: child.pid ?? 0, origin: new URL(match[1]).origin };
+    if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
+    if (Date.now() > deadline) throw new Error(`BFF did not start within 60 s: ${seen}`);
+    await sleep(50);
+  }
 }

@@ -30,20 +30,19 @@
  *   with the machine's load than wall time does, and it says where the throughput goes.
  */
 
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { CSRF_HEADER } from '@payments/shared';
 import { Agent, type Dispatcher, fetch, Pool } from 'undici';
-import { portsFrom, rssOf, startFlags } from './bench-process.ts';
+import { portsFrom, rssOf, spawnBff } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 const ROWS = 100_000;
@@ -163,11 +162,8 @@ async function bffChild(
   companiesFile: string,
   logFile: string,
 ): Promise<Child & { origin: string }> {
-  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
-  const log = openSync(logFile, 'w');
-  const proc = spawn(process.execPath, [...startFlags(), main], {
-    env: {
-      PATH: process.env.PATH ?? '',
+  return spawnBff(
+    {
       PAYMENTS_BASE_URL: sandbox.url,
       PAYMENTS_SECRET_ID: sandbox.credentials?.secretId ?? '',
       PAYMENTS_SECRET_PASSWORD: sandbox.credentials?.secretPassword ?? '',
@@ -177,23 +173,9 @@ async function bffChild(
       PORT: String(await freePort()),
       WEB_DIST_DIR: join(tmpdir(), 'bff-bench-no-spa'),
     },
-    stdio: ['ignore', log, 'inherit'],
-  });
-  children.push(proc);
-  closeSync(log); // the child has its own descriptor
-  let exited: number | null = null;
-  proc.once('exit', (code) => {
-    exited = code ?? -1;
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const seen = readFileSync(logFile, 'utf8');
-    const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
-    if (match?.[1]) return { process: proc, pid: proc.pid ?? 0, origin: match[1] };
-    if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
-    if (Date.now() > deadline) throw new Error(`BFF did not start within 60 s: ${seen}`);
-    await sleep(50);
-  }
+    logFile,
+    (child) => children.push(child),
+  );
 }
 
 type Send = () => Promise<void>;

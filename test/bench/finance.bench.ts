@@ -15,16 +15,14 @@
  * walks say how much that is. Upstream requests per BFF request are read from the BFF's own request log.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { COMPANY_HEADER, CSRF_HEADER, type Summary } from '@payments/shared';
-import { portsFrom, rssOf, startFlags } from './bench-process.ts';
+import { portsFrom, rssOf, spawnBff } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median } from './report.ts';
 
 /** The root `acme` gets 22 % of the seeded rows by default: 480,000 gives it about 105,000. */
@@ -58,12 +56,9 @@ interface Bff {
 
 /** The BFF in sandbox mode, its JSON request log written to a file (a pipe would wake this process per line). */
 async function startBff(logFile: string): Promise<Bff> {
-  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
   const [port, sandboxPort] = [await freePort(), await freePort()];
-  const log = openSync(logFile, 'w');
-  const proc = spawn(process.execPath, [...startFlags(), main], {
-    env: {
-      PATH: process.env.PATH ?? '',
+  const bff = await spawnBff(
+    {
       PORT: String(port),
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_SEED_COUNT: String(SEED_COUNT),
@@ -72,31 +67,9 @@ async function startBff(logFile: string): Promise<Bff> {
       LOG_FORMAT: 'json',
       WEB_DIST_DIR: join(tmpdir(), 'finance-bench-no-spa'),
     },
-    stdio: ['ignore', log, 'inherit'],
-  });
-  closeSync(log); // the child has its own descriptor
-  let exited: number | null = null;
-  proc.once('exit', (code) => {
-    exited = code ?? -1;
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const seen = readFileSync(logFile, 'utf8');
-    const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
-    if (match?.[1]) {
-      const origin = new URL(match[1]).origin;
-      return {
-        process: proc,
-        pid: proc.pid ?? 0,
-        origin,
-        sandbox: `http://127.0.0.1:${sandboxPort}`,
-        logFile,
-      };
-    }
-    if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
-    if (Date.now() > deadline) throw new Error(`BFF did not start within 60 s: ${seen}`);
-    await sleep(50);
-  }
+    logFile,
+  );
+  return { ...bff, sandbox: `http://127.0.0.1:${sandboxPort}`, logFile };
 }
 
 async function signIn(origin: string): Promise<Record<string, string>> {
