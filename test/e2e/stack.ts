@@ -26,6 +26,8 @@ export function stackEnv(overrides: Record<string, string> = {}): Record<string,
     DEMO_PASSWORD: stack.password,
     PAYMENTS_TIME_ZONE: 'UTC',
     SANDBOX_LIVE_RATE: '0',
+    // An absolute path to a web build of one's own, so that parallel runs do not share web/dist.
+    ...(process.env.E2E_WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR } : {}),
     ...overrides,
   };
 }
