@@ -1,0 +1,120 @@
+import type { SharedState } from './shared-state.ts';
+
+type Value = string | number | Set<string> | Map<string, number>;
+interface Entry {
+  value: Value;
+  expiresAt: number;
+}
+
+const SWEEP_MS = 60_000;
+
+/**
+ * The in-process store, for one replica (the default). Entries expire like Redis keys; a sweep drops the expired
+ * ones every minute. Nothing is evicted for room: what attackers can add is bounded elsewhere (failed sign-ins
+ * by the hashing budget, sessions by successful sign-ins), and evicting would sign people out or forget a
+ * guessing count.
+ */
+export function createEmbeddedState(options: { now?: () => number } = {}): SharedState {
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const sweep = setInterval(() => {
+    const time = now();
+    for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
+  }, SWEEP_MS);
+  sweep.unref();
+
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt > now()) return entry;
+    entries.delete(key);
+    return undefined;
+  };
+  const text = (entry: Entry | undefined) =>
+    entry === undefined ? null : typeof entry.value === 'object' ? null : String(entry.value);
+  const leasesOf = (key: string): Map<string, number> => {
+    const entry = live(key);
+    const leases = entry?.value instanceof Map ? entry.value : new Map<string, number>();
+    const time = now();
+    for (const [holder, until] of leases) if (until <= time) leases.delete(holder);
+    return leases;
+  };
+  const storeLeases = (key: string, leases: Map<string, number>) => {
+    if (leases.size === 0) entries.delete(key);
+    else entries.set(key, { value: leases, expiresAt: Math.max(...leases.values()) });
+  };
+
+  return {
+    async get(key) {
+      return text(live(key));
+    },
+    async getAndTouch(key, ttlMs) {
+      const entry = live(key);
+      if (entry !== undefined) entry.expiresAt = now() + ttlMs;
+      return text(entry);
+    },
+    async set(key, value, ttlMs) {
+      entries.set(key, { value, expiresAt: now() + ttlMs });
+    },
+    async setIfAbsent(key, value, ttlMs) {
+      if (live(key) !== undefined) return false;
+      entries.set(key, { value, expiresAt: now() + ttlMs });
+      return true;
+    },
+    async delete(...keys) {
+      for (const key of keys) entries.delete(key);
+    },
+    async increment(key, by, ttlMs, options) {
+      const entry = live(key);
+      if (entry === undefined || typeof entry.value !== 'number') {
+        entries.set(key, { value: by, expiresAt: now() + ttlMs });
+        return by;
+      }
+      entry.value += by;
+      if (options?.slide) entry.expiresAt = now() + ttlMs;
+      return entry.value;
+    },
+    async timeLeft(key) {
+      const entry = live(key);
+      return entry === undefined ? 0 : entry.expiresAt - now();
+    },
+    async addMember(key, member, ttlMs) {
+      const entry = live(key);
+      const members = entry?.value instanceof Set ? entry.value : new Set<string>();
+      members.add(member);
+      entries.set(key, { value: members, expiresAt: now() + ttlMs });
+    },
+    async removeMember(key, member) {
+      const entry = live(key);
+      if (entry?.value instanceof Set) entry.value.delete(member);
+    },
+    async members(key) {
+      const entry = live(key);
+      return entry?.value instanceof Set ? [...entry.value] : [];
+    },
+    async acquire(key, holder, limit, leaseMs) {
+      const leases = leasesOf(key);
+      const taken = leases.size < limit || leases.has(holder);
+      if (taken) leases.set(holder, now() + leaseMs);
+      storeLeases(key, leases);
+      return taken;
+    },
+    async renew(key, holder, leaseMs) {
+      const leases = leasesOf(key);
+      const held = leases.has(holder);
+      if (held) leases.set(holder, now() + leaseMs);
+      storeLeases(key, leases);
+      return held;
+    },
+    async release(key, holder) {
+      const leases = leasesOf(key);
+      leases.delete(holder);
+      storeLeases(key, leases);
+    },
+    async ping() {},
+    async close() {
+      clearInterval(sweep);
+      entries.clear();
+    },
+  };
+}

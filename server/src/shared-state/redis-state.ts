@@ -1,0 +1,135 @@
+import { createClient } from 'redis';
+import { type SharedState, SharedStateUnavailable } from './shared-state.ts';
+
+export interface RedisStateOptions {
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  url: string;
+  /** Prefix of every key, so that several deployments can share one Redis. */
+  keyPrefix?: string;
+  /** A command not answered within this is a failure (the store is treated as unavailable). Default 1 s. */
+  commandTimeoutMs?: number;
+  /** Connection errors, at most one a second, for the log. */
+  onError?: (message: string) => void;
+}
+
+// Places are a sorted set of holders scored by when their lease ends, on the server's clock (replicas' clocks
+// may differ): expired holders are dropped before counting.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]), 'GT')
+  if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3])) end
+  return 1
+end
+return 0`;
+const RENEW = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]), 'GT')
+return 1`;
+
+/**
+ * The Redis (or Valkey) store, for several replicas. Commands are never queued while the connection is down and
+ * time out after a second: a request that needs the store then fails at once with SharedStateUnavailable (503),
+ * and the client reconnects by itself in the background.
+ */
+export function createRedisState(options: RedisStateOptions): SharedState {
+  const client = createClient({
+    url: options.url,
+    keyPrefix: options.keyPrefix ?? 'payments:',
+    disableOfflineQueue: true,
+    commandOptions: { timeout: options.commandTimeoutMs ?? 1_000 },
+    socket: {
+      connectTimeout: 2_000,
+      reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
+    },
+  });
+  let lastErrorLog = 0;
+  client.on('error', (error: unknown) => {
+    if (Date.now() - lastErrorLog < 1_000) return;
+    lastErrorLog = Date.now();
+    options.onError?.(error instanceof Error ? error.message : String(error));
+  });
+  // Not awaited: the BFF starts (and answers 503 where the store is needed) while Redis is still unreachable.
+  const connecting = client.connect().catch(() => undefined);
+
+  async function call<T>(command: () => Promise<T>): Promise<T> {
+    if (!client.isReady) throw new SharedStateUnavailable('the shared-state store is not connected');
+    try {
+      return await command();
+    } catch (error) {
+      throw new SharedStateUnavailable(
+        error instanceof Error ? error.message : 'shared-state command failed',
+      );
+    }
+  }
+
+  return {
+    get: (key) => call(() => client.get(key)),
+    getAndTouch: (key, ttlMs) => call(() => client.getEx(key, { type: 'PX', value: ttlMs })),
+    set: (key, value, ttlMs) =>
+      call(async () => {
+        await client.set(key, value, { expiration: { type: 'PX', value: ttlMs } });
+      }),
+    setIfAbsent: (key, value, ttlMs) =>
+      call(
+        async () =>
+          (await client.set(key, value, { expiration: { type: 'PX', value: ttlMs }, condition: 'NX' })) ===
+          'OK',
+      ),
+    delete: (...keys) =>
+      call(async () => {
+        if (keys.length > 0) await client.del(keys);
+      }),
+    increment: (key, by, ttlMs, options) =>
+      call(async () => {
+        const [value] = await client
+          .multi()
+          .incrBy(key, by)
+          .pExpire(key, ttlMs, options?.slide ? undefined : 'NX')
+          .exec();
+        return Number(value);
+      }),
+    timeLeft: (key) => call(async () => Math.max(0, await client.pTTL(key))),
+    addMember: (key, member, ttlMs) =>
+      call(async () => {
+        await client.multi().sAdd(key, member).pExpire(key, ttlMs).exec();
+      }),
+    removeMember: (key, member) =>
+      call(async () => {
+        await client.sRem(key, member);
+      }),
+    members: (key) => call(() => client.sMembers(key)),
+    acquire: (key, holder, limit, leaseMs) =>
+      call(
+        async () =>
+          (await client.eval(ACQUIRE, {
+            keys: [key],
+            arguments: [holder, String(limit), String(leaseMs)],
+          })) === 1,
+      ),
+    renew: (key, holder, leaseMs) =>
+      call(
+        async () => (await client.eval(RENEW, { keys: [key], arguments: [holder, String(leaseMs)] })) === 1,
+      ),
+    release: (key, holder) =>
+      call(async () => {
+        await client.zRem(key, holder);
+      }),
+    ping: () =>
+      call(async () => {
+        await client.ping();
+      }),
+    async close() {
+      if (client.isReady) await client.close().catch(() => undefined);
+      else if (client.isOpen) client.destroy();
+      await connecting;
+    },
+  };
+}

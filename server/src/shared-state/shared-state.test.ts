@@ -1,0 +1,147 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedState } from './embedded-state.ts';
+import { createRedisState } from './redis-state.ts';
+import { type SharedState, SharedStateUnavailable } from './shared-state.ts';
+import { type RedisServer, redisServerAvailable, startRedisServer } from './testing/redis-server.ts';
+
+const hasRedis = redisServerAvailable();
+let redis: RedisServer | undefined;
+beforeAll(async () => {
+  if (hasRedis) redis = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+async function waitUntilReady(state: SharedState) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await state.ping();
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error('the store never became ready');
+}
+
+const stores: [string, () => Promise<SharedState>][] = [
+  ['embedded', async () => createEmbeddedState()],
+  ...(hasRedis
+    ? ([
+        [
+          'redis',
+          async () => {
+            const state = createRedisState({
+              url: (redis as RedisServer).url,
+              keyPrefix: `t${Math.random()}:`,
+            });
+            await waitUntilReady(state);
+            return state;
+          },
+        ],
+      ] as [string, () => Promise<SharedState>][])
+    : []),
+];
+
+describe.each(stores)('the %s shared state', (_name, make) => {
+  let state: SharedState;
+  beforeAll(async () => {
+    state = await make();
+  });
+  afterAll(async () => {
+    await state.close();
+  });
+
+  it('keeps a value for its time to live, and getAndTouch restarts that time', async () => {
+    await state.set('k', 'v', 300);
+    expect(await state.get('k')).toBe('v');
+    await sleep(200);
+    expect(await state.getAndTouch('k', 300)).toBe('v');
+    await sleep(200);
+    expect(await state.get('k')).toBe('v');
+    await sleep(250);
+    expect(await state.get('k')).toBeNull();
+    expect(await state.getAndTouch('k', 300)).toBeNull();
+  });
+
+  it('sets a key only when it is absent, and tells how long it has left', async () => {
+    expect(await state.setIfAbsent('once', 'a', 5_000)).toBe(true);
+    expect(await state.setIfAbsent('once', 'b', 5_000)).toBe(false);
+    expect(await state.get('once')).toBe('a');
+    expect(await state.timeLeft('once')).toBeGreaterThan(4_000);
+    await state.delete('once', 'never-set');
+    expect(await state.timeLeft('once')).toBe(0);
+  });
+
+  it('counts from zero with a time to live set at creation, not extended by increments', async () => {
+    expect(await state.increment('c', 1, 300)).toBe(1);
+    await sleep(200);
+    expect(await state.increment('c', 2, 300)).toBe(3);
+    expect(await state.increment('c', -1, 300)).toBe(2);
+    await sleep(150);
+    expect(await state.increment('c', 1, 300)).toBe(1);
+  });
+
+  it("slides a counter's time to live forward on each increment when asked", async () => {
+    expect(await state.increment('slid', 1, 300, { slide: true })).toBe(1);
+    await sleep(200);
+    expect(await state.increment('slid', 1, 300, { slide: true })).toBe(2);
+    await sleep(200);
+    expect(await state.increment('slid', 1, 300, { slide: true })).toBe(3);
+  });
+
+  it('holds a set of members', async () => {
+    await state.addMember('s', 'a', 5_000);
+    await state.addMember('s', 'b', 5_000);
+    await state.addMember('s', 'a', 5_000);
+    expect((await state.members('s')).sort()).toEqual(['a', 'b']);
+    await state.removeMember('s', 'a');
+    expect(await state.members('s')).toEqual(['b']);
+    expect(await state.members('none')).toEqual([]);
+  });
+
+  it('gives at most `limit` places, frees them on release and when a lease runs out', async () => {
+    expect(await state.acquire('p', 'h1', 2, 300)).toBe(true);
+    expect(await state.acquire('p', 'h2', 2, 5_000)).toBe(true);
+    expect(await state.acquire('p', 'h3', 2, 5_000)).toBe(false);
+    // A holder asking again keeps its place.
+    expect(await state.acquire('p', 'h2', 2, 5_000)).toBe(true);
+    await state.release('p', 'h2');
+    expect(await state.acquire('p', 'h3', 2, 5_000)).toBe(true);
+    await sleep(350);
+    // h1's lease ran out without renewal: its place is free, and renewing it says it was lost.
+    expect(await state.renew('p', 'h1', 5_000)).toBe(false);
+    expect(await state.acquire('p', 'h4', 2, 5_000)).toBe(true);
+    expect(await state.renew('p', 'h4', 5_000)).toBe(true);
+    expect(await state.acquire('p', 'h5', 2, 5_000)).toBe(false);
+  });
+
+  it('hands out places one at a time under concurrent requests', async () => {
+    const tries = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => state.acquire('race', `h${i}`, 16, 5_000)),
+    );
+    expect(tries.filter(Boolean)).toHaveLength(16);
+  });
+});
+
+describe.runIf(hasRedis)('the redis shared state when Redis goes away', () => {
+  it('fails fast with SharedStateUnavailable while it is down and recovers by itself when it returns', async () => {
+    const server = redis as RedisServer;
+    const state = createRedisState({ url: server.url });
+    try {
+      await waitUntilReady(state);
+      await state.set('x', '1', 60_000);
+      await server.stop();
+      const started = performance.now();
+      await expect(state.get('x')).rejects.toBeInstanceOf(SharedStateUnavailable);
+      expect(performance.now() - started).toBeLessThan(1_500);
+      await server.start();
+      await waitUntilReady(state);
+      // A new, empty server: nothing of before is invented.
+      expect(await state.get('x')).toBeNull();
+    } finally {
+      await state.close();
+    }
+  }, 20_000);
+});

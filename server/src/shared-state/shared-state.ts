@@ -1,0 +1,41 @@
+/**
+ * What the BFF's replicas share: session records, sign-in throttle counters, download and summary slots, the
+ * summary cache. Two implementations: in-process (`createEmbeddedState`, one replica) and Redis
+ * (`createRedisState`, any number). Every operation is atomic on its key. Times to live are in milliseconds.
+ */
+export interface SharedState {
+  get(key: string): Promise<string | null>;
+  /** Reads the key and restarts its time to live, in one step: a session's idle timeout. */
+  getAndTouch(key: string, ttlMs: number): Promise<string | null>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets the key only if it is absent; whether it did. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  delete(...keys: string[]): Promise<void>;
+  /**
+   * Adds `by` to a counter that starts at 0 and lives `ttlMs` from its creation, or from this increment with
+   * `{ slide: true }`; the new value.
+   */
+  increment(key: string, by: number, ttlMs: number, options?: { slide?: boolean }): Promise<number>;
+  /** Milliseconds the key has left; 0 when absent. */
+  timeLeft(key: string): Promise<number>;
+  /** A set of members that lives `ttlMs` from its last addition (a user's session ids). */
+  addMember(key: string, member: string, ttlMs: number): Promise<void>;
+  removeMember(key: string, member: string): Promise<void>;
+  members(key: string): Promise<string[]>;
+  /**
+   * Takes one of `limit` places under `key` for `holder`, for `leaseMs` unless renewed (so a replica that dies
+   * holding places frees them); whether it got one.
+   */
+  acquire(key: string, holder: string, limit: number, leaseMs: number): Promise<boolean>;
+  /** Extends `holder`'s place; false when it was lost (expired). */
+  renew(key: string, holder: string, leaseMs: number): Promise<boolean>;
+  release(key: string, holder: string): Promise<void>;
+  /** Throws SharedStateUnavailable when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store could not be asked: a temporary failure, answered 503 `shared_state_unavailable`. */
+export class SharedStateUnavailable extends Error {
+  override name = 'SharedStateUnavailable';
+}
