@@ -21,8 +21,9 @@ try {
     upstream: { baseUrl: runtime.baseUrl, credentials: runtime.credentials },
     companies: runtime.companies,
     users: runtime.users,
+    sharedState: runtime.sharedState,
   });
-  const onStop = () => Promise.all([bff.close(), runtime.embedded?.close()]);
+  const onStop = () => Promise.all([bff.close(), runtime.close(), runtime.embedded?.close()]);
   const { port } = await serveUntilSignalled(bff.app, { ...settings, onStopping: bff.stopping, onStop });
   const lines = startBanner({
     ...settings,

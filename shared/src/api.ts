@@ -26,6 +26,11 @@ export const signInSchema = z.strictObject({
 });
 export type SignIn = z.infer<typeof signInSchema>;
 
+/** `DELETE /api/session?everywhere=true` ends every session of the user, on every device. */
+export const signOutSchema = z.strictObject({
+  everywhere: z.optional(z.enum(['true', 'false'])),
+});
+
 /** `GET /api/session`, and the answer to a successful sign-in. */
 export const sessionSchema = z.object({
   username: z.string(),

@@ -29,6 +29,7 @@ const TITLES: Record<ErrorCode, string> = {
   method_not_allowed: 'Method not allowed',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
+  shared_state_unavailable: 'Sessions briefly unavailable',
   upstream_unavailable: 'Payments service unavailable',
   upstream_timeout: 'Payments service timed out',
   upstream_rejected_credentials: 'Payments service rejected our credentials',

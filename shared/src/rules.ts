@@ -48,6 +48,8 @@ export function isDateTime(value: string): boolean {
 /** The request header the BFF requires on every `/api` call (anti-forgery, as in Duende's BFF). */
 export const CSRF_HEADER = 'X-CSRF';
 export const COMPANY_HEADER = 'X-Company-Id';
+/** `1` on a request the app makes by itself (the freshness poll): it does not count as use for the idle timeout. */
+export const BACKGROUND_HEADER = 'X-Background';
 
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -72,6 +74,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'internal_error',
   'service_unavailable',
+  'shared_state_unavailable',
   'upstream_unavailable',
   'upstream_timeout',
   'upstream_rejected_credentials',

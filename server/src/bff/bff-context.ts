@@ -1,12 +1,15 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { AmountUnit, Company, Environment } from '@payments/shared';
 import type { RequestIdVariables } from 'hono/request-id';
+import type { SharedState } from '../shared-state/index.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
 import type {
   Authenticator,
   AuthUser,
+  DeviceCookies,
   HashingBudget,
   SessionClaims,
+  SessionRecords,
   SessionSealer,
   SignInGuard,
   UserStore,
@@ -41,6 +44,10 @@ export interface BffDeps {
   scope: CompanyScope;
   users: UserStore;
   sealer: SessionSealer;
+  sessions: SessionRecords;
+  devices: DeviceCookies;
+  /** What replicas share; the routes use it through the parts above, /readyz pings it. */
+  state: SharedState;
   authenticator: Authenticator;
   signInGuard: SignInGuard;
   hashing: HashingBudget;

@@ -226,6 +226,7 @@ describe('session cookies', () => {
 });
 
 describe('sign-in answers', () => {
+  // Each BFF here has a store of its own (sharedState: undefined), so one test's failures do not count in the next.
   const signIn = (app: Harness['bff']['app'], username: string, password: string, address = '10.0.0.1') =>
     app.request(
       '/api/session',
@@ -249,7 +250,7 @@ describe('sign-in answers', () => {
   });
 
   it('failures of one user from one address lock that pair: refused there, while the right password elsewhere signs in', async () => {
-    const bff = createBff({ ...h.config });
+    const bff = createBff({ ...h.config, sharedState: undefined });
     try {
       for (let i = 0; i < 5; i += 1)
         expect((await signIn(bff.app, 'us-tree', 'nope', '10.1.0.1')).status).toBe(401);
@@ -265,7 +266,7 @@ describe('sign-in answers', () => {
 
   it('guesses for one user spread over many addresses are spaced out, and the right password is told to wait, never refused as wrong', async () => {
     let time = Date.now();
-    const bff = createBff({ ...h.config, now: () => time });
+    const bff = createBff({ ...h.config, sharedState: undefined, now: () => time });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 20; i += 1)
@@ -291,6 +292,7 @@ describe('sign-in answers', () => {
     const authenticator = testAuthenticator(h.config.users);
     const bff = createBff({
       ...h.config,
+      sharedState: undefined,
       authenticator: {
         authenticate(username, password) {
           checked.push(username);
@@ -310,7 +312,7 @@ describe('sign-in answers', () => {
   });
 
   it('failures from one address across many usernames lock the address at 50, not at 5 (an office behind one NAT)', async () => {
-    const bff = createBff({ ...h.config });
+    const bff = createBff({ ...h.config, sharedState: undefined });
     try {
       for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(200);
@@ -323,7 +325,11 @@ describe('sign-in answers', () => {
   });
 
   it('a sign-in beyond the password-check budget is answered 429 busy at once, without a check', async () => {
-    const bff = createBff({ ...h.config, hashing: createHashingBudget({ concurrent: 1, queued: 1 }) });
+    const bff = createBff({
+      ...h.config,
+      sharedState: undefined,
+      hashing: createHashingBudget({ concurrent: 1, queued: 1 }),
+    });
     try {
       const answers = await Promise.all(
         Array.from({ length: 6 }, (_, i) => signIn(bff.app, 'demo', PASSWORD, `10.5.0.${i}`)),
@@ -346,6 +352,7 @@ describe('sign-in answers', () => {
     const authenticator = testAuthenticator(h.config.users);
     const bff = createBff({
       ...h.config,
+      sharedState: undefined,
       authenticator: {
         authenticate(username, password) {
           checked.push(username);
@@ -363,7 +370,7 @@ describe('sign-in answers', () => {
   });
 
   it('a successful sign-in does not reset the failures counted against its address', async () => {
-    const bff = createBff({ ...h.config });
+    const bff = createBff({ ...h.config, sharedState: undefined });
     try {
       for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.3.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.3.0.1')).status).toBe(200);

@@ -4,12 +4,15 @@ import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { createEmbeddedState, type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
 import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
 import {
   type Authenticator,
   canonicalUsername,
   createAuthenticator,
+  createDeviceCookies,
   createHashingBudget,
+  createSessionRecords,
   createSessionSealer,
   createSignInGuard,
   deriveKey,
@@ -49,6 +52,13 @@ export interface BffConfig {
   /** What an integer `amount` means; decimal strings and fractional numbers are always major units. */
   amountUnit?: AmountUnit;
   sessionMaxAgeSeconds?: number;
+  /** SESSION_IDLE_TIMEOUT: a session without a request for this long has ended. Default 1800. */
+  sessionIdleSeconds?: number;
+  /**
+   * Sessions, throttles, download and summary places, the summary cache; default in-process (one replica). One
+   * passed in is the caller's to close.
+   */
+  sharedState?: SharedState;
   trustProxy?: boolean;
   /** The built SPA; null serves none (tests of the API alone). */
   webDistDir?: string | null;
@@ -87,8 +97,9 @@ export function createBff(config: BffConfig) {
     ownCompanyId: root.id,
     log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
   });
+  const state = config.sharedState ?? createEmbeddedState({ now });
   const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...config.exportLimits };
-  const exports = createExportGate(exportLimits);
+  const exports = createExportGate(state, exportLimits);
   const deps: BffDeps = {
     environment: config.environment,
     timeZone: config.timeZone ?? 'UTC',
@@ -98,10 +109,16 @@ export function createBff(config: BffConfig) {
     scope: createCompanyScope(config.companies, root.id),
     users: config.users,
     sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
+    sessions: createSessionRecords(state, {
+      idleMs: (config.sessionIdleSeconds ?? 1800) * 1000,
+      maxAgeMs: sessionMaxAgeSeconds * 1000,
+    }),
+    devices: createDeviceCookies(config.appSecret),
+    state,
     authenticator: config.authenticator ?? createAuthenticator(config.users),
     signInGuard:
       config.signInGuard ??
-      createSignInGuard((name) => config.users.find(canonicalUsername(name)) !== undefined, { now }),
+      createSignInGuard(state, (name) => config.users.find(canonicalUsername(name)) !== undefined),
     hashing: config.hashing ?? createHashingBudget(),
     cursors: createListCursors(deriveKey(config.appSecret, 'cursor')),
     upstream,
@@ -109,7 +126,7 @@ export function createBff(config: BffConfig) {
     exportLimits,
     maxSkipPages: config.maxSkipPages ?? DEFAULT_MAX_SKIP_PAGES,
     listOrder: config.listOrder ?? 'created_at_desc',
-    summaries: createSummaryRuns(now),
+    summaries: createSummaryRuns(state),
     summaryMaxRows: config.summaryMaxRows ?? DEFAULT_SUMMARY_MAX_ROWS,
     sessionMaxAgeSeconds,
     trustProxy,
@@ -141,6 +158,16 @@ export function createBff(config: BffConfig) {
   );
   app.notFound((c) => problemResponse(c, 'not_found', 404, 'no such route'));
   app.onError((error, c) => {
+    if (error instanceof SharedStateUnavailable) {
+      logEvent(logger, 'warn', { msg: 'shared_state_unavailable', id: c.get('requestId') });
+      return problemResponse(
+        c,
+        'shared_state_unavailable',
+        503,
+        'sessions and sign-in are unavailable for a moment; try again shortly',
+        { retryAfterSeconds: 5 },
+      );
+    }
     if (error instanceof HTTPException && error.status < 500)
       return problemResponse(c, 'invalid_parameter', error.status as ContentfulStatusCode, error.message);
     logEvent(logger, 'error', { msg: 'unhandled', id: c.get('requestId'), error: error.name });
@@ -156,7 +183,7 @@ export function createBff(config: BffConfig) {
       exports.stop();
     },
     async close() {
-      await upstream.close();
+      await Promise.all([upstream.close(), config.sharedState === undefined ? state.close() : undefined]);
     },
   };
 }

@@ -82,6 +82,13 @@ describe('configuration', () => {
     [{ PAYMENTS_BASE_URL: 'https://api.example/v1?x=1' }, 'PAYMENTS_BASE_URL: must not have a query'],
     [{ PAYMENTS_BASE_URL: 'https://id:pw@api.example/v1' }, 'PAYMENTS_BASE_URL: must not carry credentials'],
     [{ SESSION_MAX_AGE: '10' }, 'SESSION_MAX_AGE: must be at least 60 seconds'],
+    [{ SESSION_IDLE_TIMEOUT: '5' }, 'SESSION_IDLE_TIMEOUT: must be at least 60 seconds'],
+    [{ SESSION_IDLE_TIMEOUT: '30m' }, 'SESSION_IDLE_TIMEOUT: must be a number of seconds'],
+    [
+      { ...production, SHARED_STATE_URL: 'http://cache:6379' },
+      'SHARED_STATE_URL: must be a redis:// or rediss:// URL',
+    ],
+    [{ SHARED_STATE_URL: 'redis://127.0.0.1:6379' }, 'APP_SECRET: is required with SHARED_STATE_URL'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be true or false'],
     [{ ...production, APP_SECRET: undefined }, 'APP_SECRET: is required in production'],
     [{ ...production, AUTH_USERS_FILE: undefined }, 'AUTH_USERS_FILE: is required in production'],

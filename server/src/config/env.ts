@@ -32,6 +32,9 @@ export interface Settings {
   host: string;
   sandboxPort: number;
   sessionMaxAgeSeconds: number;
+  sessionIdleSeconds: number;
+  /** Unset: the in-process store (one replica). */
+  sharedStateUrl: string | undefined;
   trustProxy: boolean;
   webDistDir: string;
   exportLimits: { perUser: number; total: number };
@@ -136,6 +139,18 @@ const envSchema = (rules: ConfigRules) =>
           z.number().min(60, 'must be at least 60 seconds').max(604_800, 'must be at most 7 days (604800)'),
         )
         .default(8 * 3600),
+      SESSION_IDLE_TIMEOUT: z
+        .string()
+        .regex(/^\d{1,6}$/, 'must be a number of seconds from 60 to 86400')
+        .transform(Number)
+        .pipe(z.number().min(60, 'must be at least 60 seconds').max(86_400, 'must be at most a day (86400)'))
+        .default(1800),
+      SHARED_STATE_URL: text
+        .refine(
+          (value) => /^rediss?:\/\/[^\s]+$/.test(value) && URL.canParse(value),
+          'must be a redis:// or rediss:// URL',
+        )
+        .optional(),
       TRUST_PROXY: z
         .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
         .transform((v) => v === '1' || v === 'true')
@@ -173,6 +188,8 @@ const envSchema = (rules: ConfigRules) =>
             message: 'the sandbox credentials cannot be used in production',
           });
       }
+      if (env.SHARED_STATE_URL !== undefined)
+        need('APP_SECRET', "is required with SHARED_STATE_URL (replicas open each other's sessions with it)");
       if (env.PAYMENTS_BASE_URL !== undefined) {
         need('PAYMENTS_SECRET_ID', 'is required when PAYMENTS_BASE_URL is set');
         need('PAYMENTS_SECRET_PASSWORD', 'is required when PAYMENTS_BASE_URL is set');
@@ -217,6 +234,8 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     host: e.HOST,
     sandboxPort: e.SANDBOX_PORT,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
+    sessionIdleSeconds: e.SESSION_IDLE_TIMEOUT,
+    sharedStateUrl: e.SHARED_STATE_URL,
     trustProxy: e.TRUST_PROXY,
     webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),
     exportLimits: { perUser: e.EXPORT_MAX_PER_USER, total: e.EXPORT_MAX_TOTAL },

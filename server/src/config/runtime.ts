@@ -1,5 +1,7 @@
 import type { Company } from '@payments/shared';
-import { createDemoUser, createUserStore, loadUsersFile, type UserStore } from '../bff/auth/index.ts';
+import { createDemoUser, createUserStore, type UserStore, watchUsersFile } from '../bff/auth/index.ts';
+import { logEvent, stdoutLogger } from '../bff/logger.ts';
+import { createEmbeddedState, createRedisState, type SharedState } from '../shared-state/index.ts';
 import type { UpstreamCredentials } from '../upstream/index.ts';
 import { loadCompaniesFile } from './companies.ts';
 import { ConfigError, type Settings } from './env.ts';
@@ -20,6 +22,9 @@ export interface Runtime {
   users: UserStore;
   /** No users file: the sandbox's demo user was made. */
   demoUser: boolean;
+  sharedState: SharedState;
+  /** Stops watching the users file and closes the shared state. */
+  close(): Promise<void>;
 }
 
 /** What the settings name, loaded: the upstream (configured, or embedded), its companies, the users. */
@@ -39,9 +44,16 @@ export async function resolveRuntime(
       ? await loadCompaniesFile(settings.companiesFile)
       : upstream.companies;
   let users: UserStore;
+  let stopWatching = () => {};
   if (settings.usersFile !== undefined) {
     try {
-      users = await loadUsersFile(settings.usersFile);
+      const watched = await watchUsersFile(settings.usersFile, (event) =>
+        event.ok
+          ? logEvent(stdoutLogger, 'info', { msg: 'users_reloaded', users: event.users })
+          : logEvent(stdoutLogger, 'error', { msg: 'users_file_unreadable', problem: event.problem }),
+      );
+      users = watched;
+      stopWatching = () => watched.close();
     } catch (error) {
       throw new ConfigError(`AUTH_USERS_FILE: ${(error as Error).message}`);
     }
@@ -49,6 +61,13 @@ export async function resolveRuntime(
     // parseConfig refuses production without AUTH_USERS_FILE, so this is sandbox mode.
     users = createUserStore([await createDemoUser(settings.demoPassword)]);
   }
+  const sharedState =
+    settings.sharedStateUrl === undefined
+      ? createEmbeddedState()
+      : createRedisState({
+          url: settings.sharedStateUrl,
+          onError: (problem) => logEvent(stdoutLogger, 'error', { msg: 'shared_state_error', problem }),
+        });
   return {
     baseUrl: upstream.baseUrl,
     credentials: upstream.credentials,
@@ -56,5 +75,10 @@ export async function resolveRuntime(
     embedded,
     users,
     demoUser: settings.usersFile === undefined,
+    sharedState,
+    close: async () => {
+      stopWatching();
+      await sharedState.close();
+    },
   };
 }

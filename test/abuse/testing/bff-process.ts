@@ -161,6 +161,8 @@ export interface SignInAnswer {
   code: string | undefined;
   /** `name=value` of the session cookie, for the Cookie header; '' when none was set. */
   cookie: string;
+  /** `name=value` of the device cookie a first sign-in from a browser gets; '' when none was set. */
+  deviceCookie: string;
 }
 
 /** `POST /api/session` as the web app sends it. */
@@ -169,21 +171,24 @@ export async function signIn(
   username: string,
   password: string,
   dispatcher?: Dispatcher,
+  /** The Cookie header a browser would send with it (its device cookie). */
+  cookie?: string,
 ): Promise<SignInAnswer> {
   const response = await request(`${origin}/api/session`, {
     method: 'POST',
-    headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+    headers: { 'x-csrf': '1', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify({ username, password }),
     ...(dispatcher ? { dispatcher } : {}),
   });
   const body = (await response.body.json()) as { code?: string };
-  const setCookie = [response.headers['set-cookie'] ?? []].flat()[0] ?? '';
+  const cookies = [response.headers['set-cookie'] ?? []].flat().map((line) => line.split(';')[0] ?? '');
   const retryAfter = response.headers['retry-after'];
   return {
     status: response.statusCode,
     retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
     code: body.code,
-    cookie: setCookie.split(';')[0] ?? '',
+    cookie: cookies.find((c) => /^(__Host-)?session=/.test(c)) ?? '',
+    deviceCookie: cookies.find((c) => /^(__Host-)?device=/.test(c)) ?? '',
   };
 }
 

@@ -46,6 +46,23 @@ describe('hashing budget', () => {
     expect(await budget.run('2001:db8::2', async () => 'x')).toEqual({ ok: true, value: 'x' });
   });
 
+  it('serves trusted devices first, and keeps a lane for them when the common queue is full', async () => {
+    const budget = createHashingBudget({ concurrent: 1, queued: 2, perAddress: 9 });
+    const release = gate();
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+      return name;
+    };
+    const holder = budget.run('10.0.0.1', () => release.opened);
+    const flood = [budget.run('10.0.1.1', task('flood-1')), budget.run('10.0.1.2', task('flood-2'))];
+    expect(await budget.run('10.0.1.3', task('flood-3'))).toEqual({ ok: false, retryAfterSeconds: 1 });
+    const trusted = budget.run('10.0.2.1', task('trusted'), { priority: true });
+    release.open();
+    await Promise.all([holder, ...flood, trusted]);
+    expect(order).toEqual(['trusted', 'flood-1', 'flood-2']);
+  });
+
   it('frees its place when a check throws', async () => {
     const budget = createHashingBudget({ concurrent: 1, queued: 0 });
     await expect(

@@ -1,8 +1,10 @@
 // The sign-in building blocks: passwords, users, sessions, throttling.
 export * from './authenticate.ts';
+export * from './device-cookie.ts';
 export * from './hashing-budget.ts';
 export * from './keys.ts';
 export * from './password.ts';
 export * from './session-cookie.ts';
+export * from './session-records.ts';
 export * from './sign-in-guard.ts';
 export * from './users.ts';

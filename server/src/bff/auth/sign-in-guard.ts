@@ -1,15 +1,17 @@
 import { isIPv6 } from 'node:net';
+import type { SharedState } from '../../shared-state/index.ts';
 
 /**
- * Why a sign-in attempt may not be checked now: its (user, address) pair or its address failed too often
- * (`locked`), or its user is under a guessing attack and attempts for it are spaced out (`slowed`).
+ * Whether a sign-in attempt may have its password checked now, and whether ahead of others (it comes from a
+ * trusted device). If not: its (user, address) pair or its address failed too often (`locked`), or its user is
+ * under a guessing attack and attempts for it are spaced out (`slowed`).
  */
 export type GuardVerdict =
-  | { allowed: true }
+  | { allowed: true; trusted: boolean }
   | { allowed: false; reason: 'locked' | 'slowed'; retryAfterSeconds: number };
 
 export interface SignInGuardOptions {
-  /** Failures of one user from one address before the pair is locked. Default 5. */
+  /** Failures of one user from one address (or one device) before the pair is locked. Default 5. */
   pairFailures?: number;
   /** Failures from one address, whatever the users, before the address is locked: high, for office NATs. Default 50. */
   addressFailures?: number;
@@ -19,29 +21,13 @@ export interface SignInGuardOptions {
   userFreeFailures?: number;
   /** Password checks of one user per hour at most once it is spaced out (its free failures included). Default 50. */
   userChecksPerHour?: number;
-  /** Pair and address entries kept at most; users have one entry each and are never dropped. Default 50 000. */
-  maxEntries?: number;
-  now?: () => number;
-}
-
-interface Counter {
-  /** Failure times within the window, oldest first. */
-  failures: number[];
-  lockedUntil: number;
-  lockouts: number;
-}
-
-interface UserPace {
-  /** Failure times within the last hour, oldest first (at most the hour's budget). */
-  failures: number[];
-  /** Checks allowed and not yet ended: guesses sent in parallel count before they fail. */
-  inFlight: number;
-  /** While spaced out, the earliest time the next check may run. */
-  nextCheckAt: number;
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 const MAX_LOCKOUT_DOUBLINGS = 4;
+/** A check counts as in flight at most this long (a replica that died mid-check does not hold it forever). */
+const IN_FLIGHT_MS = 60_000;
 
 /** The address an attempt is counted under: IPv6 by its /64 (one subscriber's network), IPv4 as it is. */
 export function addressGroup(address: string): string {
@@ -61,116 +47,95 @@ export function addressGroup(address: string): string {
 }
 
 /**
- * Stops password guessing without locking people out:
+ * Stops password guessing without locking people out, with its counters in the shared state so that every
+ * replica counts the same failures:
  * - failures of one user from one address lock that pair only, so the same user elsewhere is not refused;
  * - failures from one address across many users lock the address, at a threshold an office NAT does not reach;
  * - failures of one user spread over many addresses space that user's checks out to at most `userChecksPerHour`:
- *   an attempt is told when to come back (`slowed`), and the user's right password is never judged wrong.
- * Users are counted in an entry each that is never dropped (`knownUser` says which names to count), so a flood of
- * fresh addresses or names cannot flush a user's count; pairs and addresses are bounded, oldest dropped first.
+ *   an attempt is told when to come back (`slowed`), and the user's right password is never judged wrong;
+ * - a browser holding the user's device cookie (it signed in before) is not spaced out, unless that device
+ *   itself failed `pairFailures` times.
+ * Users are counted under their own keys, which no flood of other names or addresses can push out (the store
+ * never evicts); only known users are counted, so made-up names add nothing.
  */
-export function createSignInGuard(knownUser: (name: string) => boolean, options: SignInGuardOptions = {}) {
+export function createSignInGuard(
+  state: SharedState,
+  knownUser: (name: string) => boolean,
+  options: SignInGuardOptions = {},
+) {
   const pairFailures = options.pairFailures ?? 5;
   const addressFailures = options.addressFailures ?? 50;
   const windowMs = options.windowMs ?? 15 * 60_000;
   const userFree = options.userFreeFailures ?? 5;
   const spacingMs = HOUR_MS / Math.max(1, (options.userChecksPerHour ?? 50) - userFree);
-  const maxEntries = options.maxEntries ?? 50_000;
-  const now = options.now ?? Date.now;
-  const counters = new Map<string, Counter>();
-  const users = new Map<string, UserPace>();
-
-  const recent = (times: number[], since: number) => times.filter((at) => at > since);
-  const paceOf = (user: string): UserPace => {
-    let pace = users.get(user);
-    if (pace === undefined) {
-      pace = { failures: [], inFlight: 0, nextCheckAt: 0 };
-      users.set(user, pace);
-    }
-    return pace;
-  };
-
-  function counterFor(key: string): Counter {
-    let counter = counters.get(key);
-    if (counter === undefined) {
-      if (counters.size >= maxEntries) counters.delete(counters.keys().next().value as string);
-      counter = { failures: [], lockedUntil: 0, lockouts: 0 };
-    } else counters.delete(key);
-    // Re-inserted on every touch: the first entry is the least recently used.
-    counters.set(key, counter);
-    return counter;
-  }
-
-  function countFailure(key: string, limit: number, time: number): void {
-    const counter = counterFor(key);
-    if (counter.lockedUntil > time) return;
-    counter.failures = recent(counter.failures, time - windowMs);
-    counter.failures.push(time);
-    if (counter.failures.length >= limit) {
-      counter.lockedUntil = time + windowMs * 2 ** Math.min(counter.lockouts, MAX_LOCKOUT_DOUBLINGS);
-      counter.lockouts += 1;
-      counter.failures = [];
-    }
-  }
 
   const keysOf = (user: string, address: string) => {
     const group = addressGroup(address);
-    return { pair: `pair:${user}|${group}`, address: `address:${group}` };
+    return { pair: `signin:pair:${user}|${group}`, address: `signin:address:${group}` };
   };
+  const userKey = (user: string, what: 'fails' | 'in-flight' | 'next') => `signin:user:${what}:${user}`;
+  const deviceKey = (device: string) => `signin:device:${device}`;
+
+  async function countFailure(key: string, limit: number): Promise<void> {
+    if ((await state.timeLeft(`${key}:lock`)) > 0) return;
+    const failures = await state.increment(`${key}:fails`, 1, windowMs);
+    if (failures < limit) return;
+    const lockouts = await state.increment(`${key}:lockouts`, 1, DAY_MS);
+    await state.set(`${key}:lock`, '1', windowMs * 2 ** Math.min(lockouts - 1, MAX_LOCKOUT_DOUBLINGS));
+    await state.delete(`${key}:fails`);
+  }
+
+  async function endInFlight(user: string): Promise<void> {
+    if (knownUser(user)) await state.increment(userKey(user, 'in-flight'), -1, IN_FLIGHT_MS);
+  }
 
   return {
-    /** Whether an attempt for `user` (canonical name) from `address` may have its password checked now. */
-    check(user: string, address: string): GuardVerdict {
-      const time = now();
+    /**
+     * Whether an attempt for `user` (canonical name) from `address` may have its password checked now; `device`
+     * is the nonce of the user's device cookie the attempt carried, if any.
+     */
+    async check(user: string, address: string, device: string | null = null): Promise<GuardVerdict> {
       const keys = keysOf(user, address);
-      const lockedUntil = Math.max(
-        counters.get(keys.pair)?.lockedUntil ?? 0,
-        counters.get(keys.address)?.lockedUntil ?? 0,
+      const locked = Math.max(
+        await state.timeLeft(`${keys.pair}:lock`),
+        await state.timeLeft(`${keys.address}:lock`),
+        device === null ? 0 : await state.timeLeft(`${deviceKey(device)}:lock`),
       );
-      if (lockedUntil > time)
-        return {
-          allowed: false,
-          reason: 'locked',
-          retryAfterSeconds: Math.ceil((lockedUntil - time) / 1000),
-        };
-      if (!knownUser(user)) return { allowed: true };
-      const pace = paceOf(user);
-      if (recent(pace.failures, time - HOUR_MS).length + pace.inFlight >= userFree) {
-        if (pace.nextCheckAt > time)
-          return {
-            allowed: false,
-            reason: 'slowed',
-            retryAfterSeconds: Math.ceil((pace.nextCheckAt - time) / 1000),
-          };
-        pace.nextCheckAt = time + spacingMs;
+      if (locked > 0)
+        return { allowed: false, reason: 'locked', retryAfterSeconds: Math.ceil(locked / 1000) };
+      if (!knownUser(user)) return { allowed: true, trusted: false };
+      const trusted = device !== null;
+      // Counted in flight first (atomically), so guesses sent at once each see the ones before them.
+      const inFlight = await state.increment(userKey(user, 'in-flight'), 1, IN_FLIGHT_MS);
+      const failures = Number((await state.get(userKey(user, 'fails'))) ?? 0);
+      if (!trusted && failures + Math.max(0, inFlight - 1) >= userFree) {
+        if (!(await state.setIfAbsent(userKey(user, 'next'), '1', spacingMs))) {
+          const wait = await state.timeLeft(userKey(user, 'next'));
+          await endInFlight(user);
+          return { allowed: false, reason: 'slowed', retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+        }
       }
-      pace.inFlight += 1;
-      return { allowed: true };
+      return { allowed: true, trusted };
     },
 
-    fail(user: string, address: string): void {
-      const time = now();
+    async fail(user: string, address: string, device: string | null = null): Promise<void> {
       const keys = keysOf(user, address);
-      countFailure(keys.pair, pairFailures, time);
-      countFailure(keys.address, addressFailures, time);
+      await countFailure(keys.pair, pairFailures);
+      await countFailure(keys.address, addressFailures);
+      if (device !== null) await countFailure(deviceKey(device), pairFailures);
       if (!knownUser(user)) return;
-      const pace = paceOf(user);
-      pace.inFlight = Math.max(0, pace.inFlight - 1);
-      pace.failures = recent(pace.failures, time - HOUR_MS).slice(-Math.ceil(HOUR_MS / spacingMs) - userFree);
-      pace.failures.push(time);
+      await endInFlight(user);
+      // Sliding: under a steady attack the count never lapses, so the spacing holds hour after hour.
+      await state.increment(userKey(user, 'fails'), 1, HOUR_MS, { slide: true });
     },
 
     /** The attempt was allowed but never checked (no room to hash it): it counts neither way. */
-    abandon(user: string): void {
-      const pace = users.get(user);
-      if (pace) pace.inFlight = Math.max(0, pace.inFlight - 1);
-    },
+    abandon: endInFlight,
 
     /** The right password: the pair starts afresh. The address and the user keep what others did to them. */
-    succeed(user: string, address: string): void {
-      counters.delete(keysOf(user, address).pair);
-      const pace = users.get(user);
-      if (pace) pace.inFlight = Math.max(0, pace.inFlight - 1);
+    async succeed(user: string, address: string): Promise<void> {
+      await state.delete(`${keysOf(user, address).pair}:fails`);
+      await endInFlight(user);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { watch } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Company } from '@payments/shared';
@@ -131,6 +132,46 @@ export async function loadUsersFile(path: string): Promise<UserStore> {
   if (users === null) throw new Error(`users file ${path}: does not exist`);
   if (users.length === 0) throw new Error(`users file ${path}: has no users, so nobody could sign in`);
   return createUserStore(users);
+}
+
+/** A users file that is read again when it changes, and what became of each reading. */
+export interface WatchedUserStore extends UserStore {
+  close(): void;
+}
+
+/**
+ * Loads a users file and reads it again whenever its folder changes (editors and deployment tools replace the
+ * file rather than write into it, so the folder is watched, not the file), without a restart: a user removed or
+ * a password changed takes effect within a second, and the sessions of either end at their next request. A file
+ * that no longer reads (half written, invalid, empty) leaves the last good users in place and is reported.
+ */
+export async function watchUsersFile(
+  path: string,
+  report: (event: { ok: true; users: number } | { ok: false; problem: string }) => void,
+): Promise<WatchedUserStore> {
+  let current = await loadUsersFile(path);
+  let timer: NodeJS.Timeout | undefined;
+  const reload = async () => {
+    try {
+      current = await loadUsersFile(path);
+      report({ ok: true, users: current.all().length });
+    } catch (error) {
+      report({ ok: false, problem: (error as Error).message });
+    }
+  };
+  const watcher = watch(dirname(path), { persistent: false }, () => {
+    clearTimeout(timer);
+    // Changes come in bursts (write, rename, chmod): read once they settle.
+    timer = setTimeout(reload, 100);
+  });
+  return {
+    find: (username) => current.find(username),
+    all: () => current.all(),
+    close() {
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
 }
 
 /** Lookup folds the input with canonicalUsername(); stored names are already canonical (lower case). */

@@ -1,4 +1,4 @@
-import { CSRF_HEADER } from '@payments/shared';
+import { BACKGROUND_HEADER, CSRF_HEADER } from '@payments/shared';
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { sessionCookieName } from '../auth/index.ts';
@@ -24,9 +24,10 @@ export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
 }
 
 /**
- * Every `/api` route but sign-in needs a valid session. The user is looked up in the store on every request,
- * so removing someone from the users file, or changing their password (and restarting), ends their access even
- * with a live cookie.
+ * Every `/api` route but sign-in needs a valid session: an authentic, unexpired cookie, a user still in the users
+ * file with the password the session was granted on, and a session record in the shared state (gone after sign
+ * out, "sign out everywhere" or the idle timeout, on every replica). A store that cannot be asked fails the
+ * request with 503: a session is never taken as valid because nobody could say otherwise.
  */
 export function requireSession(
   deps: BffDeps,
@@ -40,6 +41,9 @@ export function requireSession(
     // A session granted on a password since changed has ended, as has one whose user is gone.
     if (claims === null || user === undefined || !deps.sealer.grantedOn(claims, user))
       return problemResponse(c, 'unauthenticated', 401, 'sign in to continue');
+    const touch = c.req.header(BACKGROUND_HEADER) !== '1';
+    if (!(await deps.sessions.isOn(claims, { touch })))
+      return problemResponse(c, 'unauthenticated', 401, 'your session has ended; sign in again');
     c.set('session', claims);
     c.set('user', user);
     await next();

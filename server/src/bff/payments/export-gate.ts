@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { SharedState } from '../../shared-state/index.ts';
+
 /** How many CSV downloads may run at once, and for how long. */
 export interface ExportLimits {
   perUser: number;
@@ -17,31 +20,45 @@ export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
 
 export type ExportAdmission = { ok: true; leave(): void } | { ok: false; scope: 'user' | 'all' };
 
+/** A place is held for this long unless renewed, so a replica that dies mid-download frees its places. */
+const LEASE_MS = 90_000;
+
 /**
- * Admits CSV downloads up to the per-user and overall caps: each one walks the upstream for as long as it runs, so
- * one user opening hundreds of them would take the upstream and the BFF's memory from everyone else.
+ * Admits CSV downloads up to the per-user and overall caps, counted in the shared state so the caps hold across
+ * replicas: each download walks the upstream for as long as it runs, so one user opening hundreds of them would
+ * take the upstream and the BFF's memory from everyone else.
  */
-export function createExportGate(limits: Pick<ExportLimits, 'perUser' | 'total'>) {
-  const byUser = new Map<string, number>();
-  let total = 0;
+export function createExportGate(state: SharedState, limits: Pick<ExportLimits, 'perUser' | 'total'>) {
   let stopping = false;
+  let running = 0;
+  const userKey = (user: string) => `exports:user:${user}`;
+  const ALL = 'exports:all';
   return {
-    enter(user: string): ExportAdmission {
-      const mine = byUser.get(user) ?? 0;
-      if (mine >= limits.perUser) return { ok: false, scope: 'user' };
-      if (total >= limits.total) return { ok: false, scope: 'all' };
-      byUser.set(user, mine + 1);
-      total += 1;
+    async enter(user: string): Promise<ExportAdmission> {
+      const holder = randomUUID();
+      if (!(await state.acquire(userKey(user), holder, limits.perUser, LEASE_MS)))
+        return { ok: false, scope: 'user' };
+      if (!(await state.acquire(ALL, holder, limits.total, LEASE_MS))) {
+        await state.release(userKey(user), holder);
+        return { ok: false, scope: 'all' };
+      }
+      running += 1;
+      // A store that blinks while the download runs does not cut it: the places are renewed at the next tick.
+      const renew = setInterval(() => {
+        state.renew(userKey(user), holder, LEASE_MS).catch(() => undefined);
+        state.renew(ALL, holder, LEASE_MS).catch(() => undefined);
+      }, LEASE_MS / 3);
+      renew.unref();
       let left = false;
       return {
         ok: true,
         leave() {
           if (left) return;
           left = true;
-          total -= 1;
-          const count = (byUser.get(user) ?? 1) - 1;
-          if (count === 0) byUser.delete(user);
-          else byUser.set(user, count);
+          running -= 1;
+          clearInterval(renew);
+          state.release(userKey(user), holder).catch(() => undefined);
+          state.release(ALL, holder).catch(() => undefined);
         },
       };
     },
@@ -52,8 +69,9 @@ export function createExportGate(limits: Pick<ExportLimits, 'perUser' | 'total'>
     get stopping() {
       return stopping;
     },
+    /** Downloads running in this process. */
     get running() {
-      return total;
+      return running;
     },
   };
 }

@@ -112,9 +112,9 @@ export function paymentsRoutes(deps: BffDeps) {
       const members = isGroup ? deps.scope.group(user, choice.companyId) : [choice.companyId];
       const key = JSON.stringify([members, filters.status, filters.date_from, date_to]);
       const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
-      const hit = deps.summaries.cached(key);
+      const hit = await deps.summaries.cached(key);
       if (hit !== undefined && !streaming) return c.json(hit, 200);
-      const run = deps.summaries.start(user.username);
+      const run = await deps.summaries.start(user.username);
       const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
       // Sums need no order: a group's companies are walked one after another, not merged.
       const sources = members.map((company) =>
@@ -187,7 +187,7 @@ export function paymentsRoutes(deps: BffDeps) {
       };
       // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-      const admission = deps.exports.enter(user.username);
+      const admission = await deps.exports.enter(user.username);
       if (!admission.ok)
         return problemResponse(
           c,

@@ -1,9 +1,15 @@
 import { sValidator } from '@hono/standard-validator';
-import { type Session, signInSchema } from '@payments/shared';
+import { type Session, signInSchema, signOutSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { deleteCookie, setCookie } from 'hono/cookie';
-import { canonicalUsername, sessionCookieName, sessionCookieOptions } from '../auth/index.ts';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import {
+  canonicalUsername,
+  DEVICE_COOKIE_MAX_AGE_SECONDS,
+  deviceCookieName,
+  sessionCookieName,
+  sessionCookieOptions,
+} from '../auth/index.ts';
 import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { clientAddress } from '../middleware/request-origin.ts';
 import { problemResponse } from '../problem-response.ts';
@@ -13,7 +19,7 @@ const sessionOf = (username: string, exp: number): Session => ({
   expires_at: new Date(exp * 1000).toISOString(),
 });
 
-/** `/api/session`: sign in (the one `/api` route without a session), read, sign out. */
+/** `/api/session`: sign in (the one `/api` route without a session), read, sign out (here or everywhere). */
 export function sessionRoutes(deps: BffDeps) {
   return new Hono<BffEnv>()
     .post(
@@ -30,7 +36,9 @@ export function sessionRoutes(deps: BffDeps) {
         const { username, password } = c.req.valid('json');
         const name = canonicalUsername(username);
         const address = clientAddress(c, deps.trustProxy);
-        const verdict = deps.signInGuard.check(name, address);
+        const isSecure = c.get('secure');
+        const device = deps.devices.deviceOf(getCookie(c, deviceCookieName(isSecure)), name);
+        const verdict = await deps.signInGuard.check(name, address, device);
         if (!verdict.allowed)
           return problemResponse(
             c,
@@ -41,44 +49,62 @@ export function sessionRoutes(deps: BffDeps) {
               : 'too many failed sign-ins from here; wait before trying again',
             { retryAfterSeconds: verdict.retryAfterSeconds },
           );
-        const checked = await deps.hashing.run(address, () =>
-          deps.authenticator.authenticate(username, password),
+        const checked = await deps.hashing.run(
+          address,
+          () => deps.authenticator.authenticate(username, password),
+          { priority: verdict.trusted },
         );
         if (!checked.ok) {
-          deps.signInGuard.abandon(name);
+          await deps.signInGuard.abandon(name);
           return problemResponse(c, 'busy', 429, 'too many sign-ins at once; try again in a moment', {
             retryAfterSeconds: checked.retryAfterSeconds,
           });
         }
         const user = checked.value;
         if (user === null) {
-          deps.signInGuard.fail(name, address);
+          await deps.signInGuard.fail(name, address, device);
           // One answer for unknown user and wrong password alike.
           return problemResponse(c, 'invalid_credentials', 401, 'the username or the password is wrong');
         }
-        deps.signInGuard.succeed(name, address);
-        const isSecure = c.get('secure');
+        await deps.signInGuard.succeed(name, address);
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
         const { value, claims } = deps.sealer.seal(user);
+        await deps.sessions.begin(claims);
         setCookie(
           c,
           sessionCookieName(isSecure),
           value,
           sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
         );
+        if (device === null)
+          setCookie(c, deviceCookieName(isSecure), deps.devices.issue(user.username), {
+            ...sessionCookieOptions(isSecure, DEVICE_COOKIE_MAX_AGE_SECONDS),
+            // Only the sign-in reads it (the __Host- prefix requires path /).
+            path: isSecure ? '/' : '/api/session',
+          });
         c.set('user', user);
         return c.json(sessionOf(user.username, claims.exp), 200);
       },
     )
     .get('/', (c) => c.json(sessionOf(c.get('user').username, c.get('session').exp), 200))
-    .delete('/', (c) => {
-      const isSecure = c.get('secure');
-      deleteCookie(c, sessionCookieName(isSecure), {
-        path: '/',
-        secure: isSecure,
-        httpOnly: true,
-        sameSite: 'Strict',
-      });
-      return c.body(null, 204);
-    });
+    .delete(
+      '/',
+      sValidator('query', signOutSchema, (result, c) => {
+        if (!result.success)
+          return problemResponse(c, 'invalid_parameter', 400, 'everywhere is true or false');
+      }),
+      async (c) => {
+        const claims = c.get('session');
+        if (c.req.valid('query').everywhere === 'true') await deps.sessions.endAll(claims.sub);
+        else await deps.sessions.end(claims);
+        const isSecure = c.get('secure');
+        deleteCookie(c, sessionCookieName(isSecure), {
+          path: '/',
+          secure: isSecure,
+          httpOnly: true,
+          sameSite: 'Strict',
+        });
+        return c.body(null, 204);
+      },
+    );
 }

@@ -3,6 +3,7 @@ import type { Company } from '@payments/shared';
 import { Hono } from 'hono';
 import { fetchSandboxCompanies } from '../../config/companies.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.ts';
+import { createEmbeddedState } from '../../shared-state/index.ts';
 import { type LoopbackServer, serveOnLoopback } from '../../upstream/testing/serve-on-loopback.ts';
 import {
   type AuthUser,
@@ -104,6 +105,8 @@ export async function createHarness(
     authenticator: testAuthenticator(users),
     webDistDir: null,
     logger: (line) => logs.push(line),
+    // Shared by every BFF made from this config, as replicas share one store.
+    sharedState: createEmbeddedState(options.bff?.now ? { now: options.bff.now } : {}),
     ...options.bff,
   };
   const bff = createBff(config);
@@ -130,6 +133,7 @@ export async function createHarness(
     signIn: (username, password) => signInOn(bff.app, username, password),
     async close() {
       await bff.close();
+      await config.sharedState?.close();
       await upstream.close();
       sandbox.close();
     },

@@ -2,9 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { bff, quietFetch } from '../../../lib/api-client.ts';
 
-/** `DELETE /api/session`: the server clears the cookie. */
-export async function signOut(): Promise<void> {
-  await bff.api.session.$delete(undefined, { fetch: quietFetch });
+/** `DELETE /api/session`: the server ends the session (with `everywhere`, every session of the user). */
+export async function signOut(everywhere: boolean): Promise<void> {
+  await bff.api.session.$delete(
+    { query: { everywhere: everywhere ? 'true' : 'false' } },
+    { fetch: quietFetch },
+  );
 }
 
 /**
@@ -14,16 +17,19 @@ export async function signOut(): Promise<void> {
 export function useSignOut(then: () => void) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
-  const run = useCallback(async () => {
-    setPending(true);
-    try {
-      await signOut();
-    } catch {
-      // the session may already be gone; leaving is still right
-    } finally {
-      queryClient.clear();
-      then();
-    }
-  }, [queryClient, then]);
+  const run = useCallback(
+    async (everywhere = false) => {
+      setPending(true);
+      try {
+        await signOut(everywhere);
+      } catch {
+        // the session may already be gone; leaving is still right
+      } finally {
+        queryClient.clear();
+        then();
+      }
+    },
+    [queryClient, then],
+  );
   return { run, pending };
 }
