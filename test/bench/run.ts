@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   bff: async () => (await import('./bff.bench.ts')).suite,
   web: async () => (await import('./web.bench.ts')).suite,
   finance: async () => (await import('./finance.bench.ts')).suite,
+  replicas: async () => (await import('./replicas.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);
