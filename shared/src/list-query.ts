@@ -41,6 +41,22 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
 export const listFiltersSchema = z.strictObject(filterShape).check(orderedRange);
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
+/**
+ * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in
+ * order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and `created_at_utc` to
+ * `created_at`.
+ */
+export const exportQuerySchema = z
+  .strictObject({
+    ...filterShape,
+    columns: z.optional(
+      z
+        .string()
+        .check(z.regex(/^[^,]{1,128}(,[^,]{1,128}){0,99}$/, 'is a comma-separated list of column ids')),
+    ),
+  })
+  .check(orderedRange);
+
 /** `GET /api/payments` as it arrives in a URL: strings in, typed values out, nothing unknown. */
 export const listQuerySchema = z
   .strictObject({

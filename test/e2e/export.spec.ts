@@ -95,7 +95,7 @@ test("an export of a group's date range holds the list's payments, in the list's
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toMatch(/^payments-acme-eu-group-.*\.csv$/);
+  expect(file.suggestedFilename()).toMatch(/^payments_acme-eu_group_.*\.csv$/);
   const records = csvRecords((await readFile(await file.path(), 'utf8')).slice(1));
   const header = records[0] ?? [];
   const ids = records.slice(1).map((r) => r[header.indexOf('id')]);

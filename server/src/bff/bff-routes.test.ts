@@ -464,7 +464,7 @@ describe('group view', () => {
     );
     expect(summary.count).toBe(inRange.length);
     const csv = await h.call(`/api/payments/export.csv?group=true&date_to=${cut}`, { cookie, headers });
-    expect(csv.headers.get('content-disposition')).toMatch(/payments-acme-us-group-/);
+    expect(csv.headers.get('content-disposition')).toMatch(/payments_acme-us_group_/);
     const [, ...rows] = parseCsv(await csv.text());
     expect(rows.map((row) => [row[0], row[1]])).toEqual(inRange.map((p) => [p.id, p.company_id]));
   });
@@ -494,7 +494,7 @@ describe('GET /api/payments/export.csv', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="payments-acme-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="payments_acme_COMPLETED_\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const rows = parseCsv(await response.text());
     const [header, ...body] = rows;
@@ -510,13 +510,12 @@ describe('GET /api/payments/export.csv', () => {
       'description',
       'counterparty',
       'reference',
-      'other_fields',
     ]);
     const direct = await walkSandbox('acme', { status: 'COMPLETED' });
     expect(direct.length).toBeGreaterThan(100);
     // Every cell of every row from the sandbox's record: its zone-less UTC time with its offset and in UTC, its
     // minor-unit amount in major units beside the raw integer, text that could be a formula neutralised; the
-    // sandbox's records have no fields beyond the known ones, so other_fields stays empty.
+    // sandbox's records all have the same fields, so there is no other_fields column.
     expect(body).toEqual(
       direct.map((p) => [
         csvText(p.id),
@@ -530,14 +529,36 @@ describe('GET /api/payments/export.csv', () => {
         csvText(p.description),
         csvText(p.counterparty),
         csvText(p.reference),
-        '',
       ]),
     );
     expect(h.recorded.length).toBe(Math.ceil(direct.length / 100));
     expect(h.recorded.every((r) => r.query.limit?.[0] === '100')).toBe(true);
   });
 
-  it('names the file after the company and the date where the BFF runs, not the date in UTC', async () => {
+  it('writes the columns the user sees, in their order, with their companions', async () => {
+    const response = await h.call(
+      '/api/payments/export.csv?status=FAILED&columns=created_at,amount,counterparty',
+      {
+        cookie,
+        headers: { 'X-Company-Id': 'acme-eu' },
+      },
+    );
+    const [header, first] = parseCsv(await response.text());
+    expect(header).toEqual([
+      'id',
+      'created_at',
+      'created_at_utc',
+      'amount',
+      'currency',
+      'amount_raw',
+      'counterparty',
+    ]);
+    expect(first).toHaveLength(7);
+    const refused = await h.call('/api/payments/export.csv?columns=a,,b', { cookie });
+    expect(refused.status).toBe(400);
+  });
+
+  it('names the file after the company, the filters and the range, or the date where the BFF runs, not in UTC', async () => {
     // 02:30 UTC on 1 March is still 28 February in New York.
     const bff = createBff({
       ...h.config,
@@ -552,7 +573,14 @@ describe('GET /api/payments/export.csv', () => {
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-disposition')).toBe(
-        'attachment; filename="payments-acme-eu-de-2026-02-28.csv"',
+        'attachment; filename="payments_acme-eu-de_2026-02-28.csv"',
+      );
+      const filtered = await bff.app.request(
+        '/api/payments/export.csv?group=true&status=COMPLETED&date_from=2026-01-01T00:00:00&date_to=2026-01-31T23:59:59',
+        { method: 'HEAD', headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme-eu' } },
+      );
+      expect(filtered.headers.get('content-disposition')).toBe(
+        'attachment; filename="payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv"',
       );
     } finally {
       await bff.close();
@@ -563,7 +591,7 @@ describe('GET /api/payments/export.csv', () => {
     h.recorded.length = 0;
     const response = await h.call('/api/payments/export.csv?status=COMPLETED', { cookie, method: 'HEAD' });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-acme-/);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="payments_acme_/);
     expect(await response.text()).toBe('');
     expect(h.recorded).toHaveLength(0);
   });

@@ -62,7 +62,7 @@ describe('CSV cells', () => {
 });
 
 describe('CSV columns', () => {
-  it('are the known columns, then fields of the first page without one, then other_fields', () => {
+  it('are the known columns, then fields of the first page without one, then other_fields when records vary', () => {
     expect(
       columnsFor([
         { id: 'p1', fee: 1, amount: 5 },
@@ -70,7 +70,37 @@ describe('CSV columns', () => {
       ]),
     ).toEqual([...KNOWN_COLUMNS, 'fee', 'tags', 'other_fields']);
   });
+
+  it('have no other_fields column when every record of the first page has the same fields', () => {
+    const uniform = [
+      { id: 'p1', amount: 5, fee: 1 },
+      { fee: 2, id: 'p2', amount: 7 },
+    ];
+    expect(columnsFor(uniform)).toEqual([...KNOWN_COLUMNS, 'fee']);
+    expect(recordCells({ id: 'p3', fee: 3, later: 'x' }, columnsFor(uniform), berlinMinor)).toHaveLength(
+      KNOWN_COLUMNS.length + 1,
+    );
+  });
+
+  it('are the columns the user sees, in their order, each with its companions, the id first', () => {
+    expect(columnsFor([{ id: 'p1', fee: 1 }], ['created_at', 'status', 'amount', 'fee', '@company'])).toEqual(
+      [
+        'id',
+        'created_at',
+        'created_at_utc',
+        'status',
+        'amount',
+        'currency',
+        'amount_raw',
+        'fee',
+        'company_id',
+      ],
+    );
+    expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['id', 'currency', 'amount', 'amount_raw']);
+  });
 });
+
+const berlinMinor = { timeZone: 'Europe/Berlin', amountUnit: 'minor' } as const;
 
 describe('CSV record', () => {
   const berlin: { timeZone: string; amountUnit: 'minor' | 'major' } = {
@@ -133,7 +163,8 @@ const how = {
   maxDurationMs: 600_000,
 };
 /** A row of page(): the id, the raw amount 1 (no currency, so no major amount), then `other_fields`. */
-const row = (id: string, other = '') => `"${id}",,,,,,,"1",,,,${other}`;
+/** A row of `page()`: the id and its raw amount; with `other`, the other_fields column too. */
+const row = (id: string, other?: string) => `"${id}",,,,,,,"1",,,${other === undefined ? '' : `,${other}`}`;
 const page = (ids: string[], next: string | null, extra: Record<string, unknown> = {}): PaymentPage => ({
   data: ids.map((id) => ({ id, amount: 1, ...extra })),
   next_cursor: next,
@@ -147,16 +178,25 @@ describe('CSV export stream', () => {
       c2: page(['p3'], null),
     };
     const ends: unknown[] = [];
+    // Records of varying fields on the first page: a later page may bring one more, so other_fields is there.
+    const first = page(['p1'], 'c1');
+    first.data.push({ id: 'p1b', amount: 1, fee: 2 });
     const stream = createCsvExportStream({
       ...how,
-      firstPage: page(['p1'], 'c1'),
+      firstPage: first,
       fetchPage: async (cursor) => ({ ok: true, value: pages[cursor] as PaymentPage, attempts: 1 }),
       onEnd: (outcome) => ends.push(outcome),
     });
     const lines = (await readAll(stream)).split('\r\n');
-    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'other_fields'].map((c) => `"${c}"`).join(','));
-    expect(lines.slice(1)).toEqual([row('p1'), row('p2', '"{""late"":""x""}"'), row('p3'), '']);
-    expect(ends).toEqual([{ end: 'complete', rows: 3, attempts: 2, failure: undefined }]);
+    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'fee', 'other_fields'].map((c) => `"${c}"`).join(','));
+    expect(lines.slice(1)).toEqual([
+      row('p1', ','),
+      row('p1b', '"2",'),
+      row('p2', ',"{""late"":""x""}"'),
+      row('p3', ','),
+      '',
+    ]);
+    expect(ends).toEqual([{ end: 'complete', rows: 4, attempts: 2, failure: undefined }]);
   });
 
   it('starts the file with one UTF-8 byte order mark, for Excel', async () => {

@@ -79,20 +79,73 @@ export function csvRow(cells: readonly unknown[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** Columns for the file: the known ones, then fields of the first page that have none, in order of appearance. */
-export function columnsFor(firstPage: readonly Payment[]): string[] {
+/** The dashboard's column for a group row's company name; in the file, the company's id. */
+const COMPANY_VIEW_COLUMN = '@company';
+/** A chosen column and the columns that go with it in the file. */
+const COMPANIONS: Record<string, readonly string[]> = {
+  amount: ['amount', 'currency', 'amount_raw'],
+  created_at: ['created_at', 'created_at_utc'],
+  [COMPANY_VIEW_COLUMN]: ['company_id'],
+};
+
+/**
+ * Columns for the file. With `chosen` (the columns the user sees, in order): the payment id, then those, each
+ * with its companions. Without (all columns): the known ones, then fields of the first page that have none, in
+ * order of appearance, then `other_fields` only when the first page's records differ in their fields (an upstream
+ * whose records vary may bring a field on a later page that has no column of its own; one that sends the same
+ * fields every time gets no empty column).
+ */
+export function columnsFor(firstPage: readonly Payment[], chosen?: readonly string[]): string[] {
+  if (chosen !== undefined) {
+    const columns = new Set<string>(['id']);
+    for (const id of chosen) for (const column of COMPANIONS[id] ?? [id]) columns.add(column);
+    return [...columns];
+  }
   const columns: string[] = [...KNOWN_COLUMNS];
   const seen = new Set<string>([...columns, ...INTERPRETED_FIELDS, OTHER_FIELDS_COLUMN]);
+  const shapes = new Set<string>();
   for (const record of firstPage) {
-    for (const key of Object.keys(record)) {
+    const keys = Object.keys(record);
+    shapes.add(keys.toSorted().join('\u0000'));
+    for (const key of keys) {
       if (!seen.has(key)) {
         seen.add(key);
         columns.push(key);
       }
     }
   }
-  columns.push(OTHER_FIELDS_COLUMN);
+  if (shapes.size > 1 || firstPage.some((record) => Object.hasOwn(record, OTHER_FIELDS_COLUMN)))
+    columns.push(OTHER_FIELDS_COLUMN);
   return columns;
+}
+
+/**
+ * The download's file name says what it holds: company (and group), status, range, e.g.
+ * `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv`; without a range, the day it was made.
+ * Only characters every file system and spreadsheet takes.
+ */
+export function exportFileName(what: {
+  company: string;
+  group: boolean;
+  status?: string | undefined;
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
+  today: string;
+}): string {
+  const day = (dateTime: string) => dateTime.slice(0, 10);
+  const range =
+    what.dateFrom && what.dateTo
+      ? `${day(what.dateFrom)}_to_${day(what.dateTo)}`
+      : what.dateFrom
+        ? `${day(what.dateFrom)}_to_${what.today}`
+        : what.dateTo
+          ? `until_${day(what.dateTo)}`
+          : what.today;
+  const parts = ['payments', what.company, what.group ? 'group' : '', what.status ?? '', range];
+  return `${parts
+    .filter(Boolean)
+    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-'))
+    .join('_')}.csv`;
 }
 
 export interface Interpretation {
@@ -128,6 +181,7 @@ export function recordCells(
     named.add(column);
     cells.push(Object.hasOwn(derived, column) ? derived[column as keyof typeof derived] : record[column]);
   }
+  if (!columns.includes(OTHER_FIELDS_COLUMN)) return cells;
   let others: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(record)) {
     if (!named.has(key)) {
@@ -145,6 +199,8 @@ export type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_ti
 
 export interface ExportStreamOptions extends Interpretation {
   firstPage: PaymentPage;
+  /** The columns the user sees, in order (see columnsFor); every column when undefined. */
+  chosenColumns?: readonly string[] | undefined;
   /** The rows to write (a date_to's); every row when undefined. Columns come from the whole first page. */
   keep?: ((record: Payment) => boolean) | undefined;
   /** A group's list: the company each row is from, written as its company_id where the record has none. */
@@ -196,7 +252,7 @@ function cursorLoopGuard(first: string | null): (next: string) => boolean {
 export function createCsvExportStream(options: ExportStreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const abort = new AbortController();
-  const columns = columnsFor(options.firstPage.data);
+  const columns = columnsFor(options.firstPage.data, options.chosenColumns);
   let next: string | null = options.firstPage.next_cursor;
   const loopsBack = cursorLoopGuard(next);
   let started = false;

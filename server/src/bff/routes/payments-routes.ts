@@ -1,5 +1,6 @@
 import {
   COMPANY_HEADER,
+  exportQuerySchema,
   listFiltersSchema,
   listQuerySchema,
   type Payment,
@@ -11,7 +12,7 @@ import type { UpstreamFailure } from '../../upstream/index.ts';
 import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { logEvent } from '../logger.ts';
 import { validQuery } from '../middleware/query-validator.ts';
-import { createCsvExportStream } from '../payments/csv-export.ts';
+import { createCsvExportStream, exportFileName } from '../payments/csv-export.ts';
 import { keepUpTo, nextPageUpTo } from '../payments/date-range.ts';
 import { type ListSource, listSource } from '../payments/list-source.ts';
 import { createSummaryCounter } from '../payments/summary.ts';
@@ -173,17 +174,24 @@ export function paymentsRoutes(deps: BffDeps) {
         }
       });
     })
-    .get('/export.csv', validQuery(listFiltersSchema), async (c) => {
-      const { group, date_to, ...filters } = c.req.valid('query');
+    .get('/export.csv', validQuery(exportQuerySchema), async (c) => {
+      const { group, date_to, columns, ...filters } = c.req.valid('query');
       const user = c.get('user');
       const choice = deps.scope.choose(user, c.req.header(COMPANY_HEADER));
       if (!choice.ok) return problemResponse(c, choice.code, choice.status, choice.detail);
       const companyId = choice.companyId;
       const isGroup = group === 'true';
-      const fileCompany = companyId.replace(/[^A-Za-z0-9_.-]/g, '_') + (isGroup ? '-group' : '');
+      const fileName = exportFileName({
+        company: companyId,
+        group: isGroup,
+        status: filters.status,
+        dateFrom: filters.date_from,
+        dateTo: date_to,
+        today: localDate(deps.timeZone, deps.now()),
+      });
       const headers = {
         'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="payments-${fileCompany}-${localDate(deps.timeZone, deps.now())}.csv"`,
+        'content-disposition': `attachment; filename="${fileName}"`,
       };
       // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
@@ -218,6 +226,7 @@ export function paymentsRoutes(deps: BffDeps) {
       const requestId = c.get('requestId');
       const stream = createCsvExportStream({
         firstPage: first.value,
+        chosenColumns: columns?.split(','),
         timeZone: deps.timeZone,
         amountUnit: deps.amountUnit,
         keep: keepUpTo(date_to, deps.timeZone),

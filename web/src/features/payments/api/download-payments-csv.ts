@@ -70,9 +70,11 @@ export async function downloadPaymentsCsv(
   view: ListView,
   onProgress: (progress: ExportProgress) => void,
   signal: AbortSignal,
+  /** The columns to write, in order; every column when undefined. */
+  columns?: readonly string[],
 ): Promise<ExportResult> {
   const response = await bff.api.payments['export.csv'].$get(
-    { query: filtersQuery(view) },
+    { query: { ...filtersQuery(view), columns: columns?.join(',') } },
     { headers: { ...companyHeader(view.company), Accept: 'text/csv' }, init: { signal } },
   );
   const fileName = fileNameFrom(response.headers.get('Content-Disposition'));

@@ -33,7 +33,7 @@ export function useExportPayments() {
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const start = useCallback(async (view: ListView) => {
+  const start = useCallback(async (view: ListView, columns?: readonly string[]) => {
     controller.current?.abort();
     const own = new AbortController();
     controller.current = own;
@@ -48,6 +48,7 @@ export function useExportPayments() {
           setState({ phase: 'running', progress });
         },
         own.signal,
+        columns,
       );
       const url = URL.createObjectURL(result.blob);
       const link = document.createElement('a');

@@ -87,9 +87,9 @@ afterEach(() => {
 
 const status = () => screen.getByTestId('export-status');
 
-async function startExport(shown: ListView = view) {
+async function startExport(shown: ListView = view, { rendered = false } = {}) {
   const download = serveCsvStream();
-  render(<ExportButton view={shown} />);
+  if (!rendered) render(<ExportButton view={shown} />);
   fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
   return download;
 }
@@ -149,7 +149,7 @@ describe('ExportButton', () => {
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
   });
 
-  it("exports a group's date range: the same filters as the list", async () => {
+  it("exports a group's date range: the same filters as the list, with the columns the table shows", async () => {
     const download = await startExport({
       ...view,
       group: true,
@@ -161,7 +161,15 @@ describe('ExportButton', () => {
       date_from: '2026-10-01T00:00:00',
       date_to: '2026-10-31T23:59:59',
       group: 'true',
+      columns: 'id,@company,created_at,status,amount,currency,counterparty,description,reference,company_id',
     });
+  });
+
+  it('exports every column when "All columns" is ticked', async () => {
+    render(<ExportButton view={view} />);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'All columns' }));
+    const download = await startExport(view, { rendered: true });
+    expect(download.url.searchParams.has('columns')).toBe(false);
   });
 
   it('says after how many rows a download broke, and saves nothing', async () => {

@@ -1,11 +1,31 @@
+import { useId, useState } from 'react';
 import { useExportPayments } from '../api/export-payments.ts';
+import { loadColumnVisibility } from '../utils/column-preferences.ts';
+import { visibleExportColumns } from '../utils/export-columns.ts';
 import type { ListView } from '../utils/list-search-params.ts';
 import { formatBytes, formatCount } from '../utils/number-text.ts';
 
-/** Downloads the CSV of the current filters, with live progress, cancel, and the outcome announced. */
+/**
+ * Downloads the CSV of the current filters, with the columns the table shows (or all of them), live progress,
+ * cancel, and the outcome announced.
+ */
 export function ExportButton({ view }: { view: ListView }) {
   const { state, start, cancel } = useExportPayments();
+  const [allColumns, setAllColumns] = useState(false);
+  const allId = useId();
   const running = state.phase === 'running';
+  const message =
+    state.phase === 'running'
+      ? `Exporting… ${rowCount(state.progress.rows)}, ${formatBytes(state.progress.bytes)}`
+      : state.phase === 'done'
+        ? `Saved ${state.fileName}: ${rowCount(state.rows)}.`
+        : state.phase === 'cancelled'
+          ? 'Export cancelled.'
+          : state.phase === 'failed'
+            ? state.message
+            : '';
+  const startExport = () =>
+    void start(view, allColumns ? undefined : visibleExportColumns(loadColumnVisibility(), view.group));
   return (
     <div className="export">
       {running ? (
@@ -13,16 +33,28 @@ export function ExportButton({ view }: { view: ListView }) {
           Cancel export
         </button>
       ) : (
-        <button type="button" className="button" onClick={() => void start(view)}>
+        <button type="button" className="button" onClick={startExport}>
           Export CSV
         </button>
       )}
-      <span className="export__status" role="status" aria-live="polite" data-testid="export-status">
-        {state.phase === 'running' &&
-          `Exporting… ${rowCount(state.progress.rows)}, ${formatBytes(state.progress.bytes)}`}
-        {state.phase === 'done' && `Saved ${state.fileName}: ${rowCount(state.rows)}.`}
-        {state.phase === 'cancelled' && 'Export cancelled.'}
-        {state.phase === 'failed' && state.message}
+      <label className="export__columns" htmlFor={allId}>
+        <input
+          id={allId}
+          type="checkbox"
+          checked={allColumns}
+          disabled={running}
+          onChange={(event) => setAllColumns(event.target.checked)}
+        />{' '}
+        All columns
+      </label>
+      <span
+        className="export__status"
+        role="status"
+        aria-live="polite"
+        data-testid="export-status"
+        title={message || undefined}
+      >
+        {message}
       </span>
     </div>
   );
