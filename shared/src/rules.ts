@@ -48,6 +48,11 @@ export function isDateTime(value: string): boolean {
 /** The request header the BFF requires on every `/api` call (anti-forgery, as in Duende's BFF). */
 export const CSRF_HEADER = 'X-CSRF';
 export const COMPANY_HEADER = 'X-Company-Id';
+/**
+ * A cookie the app can read (no secret in it: `1`), set with the session and cleared with it, so that a visit
+ * without one makes a single session check instead of asking for data that would only be refused.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'signed_in';
 /** `1` on a request the app makes by itself (the freshness poll): it does not count as use for the idle timeout. */
 export const BACKGROUND_HEADER = 'X-Background';
 

@@ -19,6 +19,7 @@ export const appConfigQueryOptions = queryOptions({
   staleTime: 5 * 60_000,
 });
 
-export function useAppConfig() {
-  return useQuery(appConfigQueryOptions);
+/** `enabled: false` until the session is known: a signed-out visitor is not asked for the config. */
+export function useAppConfig(enabled = true) {
+  return useQuery({ ...appConfigQueryOptions, enabled });
 }

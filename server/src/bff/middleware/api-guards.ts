@@ -1,6 +1,6 @@
-import { BACKGROUND_HEADER, CSRF_HEADER } from '@payments/shared';
-import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { BACKGROUND_HEADER, CSRF_HEADER, SIGNED_IN_HINT_COOKIE } from '@payments/shared';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import { sessionCookieName } from '../auth/index.ts';
 import type { BffDeps, BffEnv } from '../bff-context.ts';
 import { problemResponse } from '../problem-response.ts';
@@ -40,12 +40,19 @@ export function requireSession(
     const user = claims === null ? undefined : deps.users.find(claims.sub);
     // A session granted on a password since changed has ended, as has one whose user is gone.
     if (claims === null || user === undefined || !deps.sealer.grantedOn(claims, user))
-      return problemResponse(c, 'unauthenticated', 401, 'sign in to continue');
+      return signedOut(c, 'sign in to continue');
     const touch = c.req.header(BACKGROUND_HEADER) !== '1';
     if (!(await deps.sessions.isOn(claims, { touch })))
-      return problemResponse(c, 'unauthenticated', 401, 'your session has ended; sign in again');
+      return signedOut(c, 'your session has ended; sign in again');
     c.set('session', claims);
     c.set('user', user);
     await next();
   };
+}
+
+/** 401, and the app's signed-in hint cleared, so that its next visit starts with one session check. */
+function signedOut(c: Context<BffEnv>, detail: string) {
+  if (getCookie(c, SIGNED_IN_HINT_COOKIE) !== undefined)
+    deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: '/', secure: c.get('secure'), sameSite: 'Strict' });
+  return problemResponse(c, 'unauthenticated', 401, detail);
 }

@@ -1,5 +1,5 @@
 import { sValidator } from '@hono/standard-validator';
-import { type Session, signInSchema, signOutSchema } from '@payments/shared';
+import { type Session, SIGNED_IN_HINT_COOKIE, signInSchema, signOutSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -76,6 +76,10 @@ export function sessionRoutes(deps: BffDeps) {
           value,
           sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
         );
+        setCookie(c, SIGNED_IN_HINT_COOKIE, '1', {
+          ...sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
+          httpOnly: false,
+        });
         if (device === null)
           setCookie(c, deviceCookieName(isSecure), deps.devices.issue(user.username), {
             ...sessionCookieOptions(isSecure, DEVICE_COOKIE_MAX_AGE_SECONDS),
@@ -104,6 +108,7 @@ export function sessionRoutes(deps: BffDeps) {
           httpOnly: true,
           sameSite: 'Strict',
         });
+        deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: '/', secure: isSecure, sameSite: 'Strict' });
         return c.body(null, 204);
       },
     );

@@ -11,6 +11,7 @@ import { RefreshButton } from '../../features/payments/components/refresh-button
 import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
 import {
   DEFAULT_VIEW,
+  ignoredListParams,
   type ListView,
   listViewQuery,
   parseListView,
@@ -37,6 +38,8 @@ export function PaymentsRoute() {
   const drawerMatch = useMatch(paths.paymentPattern);
   const paymentId = drawerMatch?.params.paymentId ?? null;
   const view = useMemo(() => parseListView(params), [params]);
+  const ignored = useMemo(() => ignoredListParams(params), [params]);
+  const [dismissed, setDismissed] = useState<readonly string[] | null>(null);
   const search = listViewQuery(view);
   const context = useMemo(
     () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
@@ -119,6 +122,15 @@ export function PaymentsRoute() {
 
   return (
     <main id="main" className="page">
+      {ignored.length > 0 && dismissed !== ignored && (
+        <p className="notice" role="status">
+          Not used from the address, as no list can be made from {ignored.length === 1 ? 'it' : 'them'}:{' '}
+          {ignored.join(', ')}.{' '}
+          <button type="button" className="button button--quiet" onClick={() => setDismissed(ignored)}>
+            Dismiss
+          </button>
+        </p>
+      )}
       <div className="toolbar">
         <CompanySwitcher
           companies={config.companies}

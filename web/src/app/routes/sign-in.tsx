@@ -13,7 +13,7 @@ export default function SignInRoute() {
   const navigate = useNavigate();
   const next = safeNext(params.get('next'));
   const session = useSession();
-  if (session.isSuccess) return <Navigate to={next} replace />;
+  if (session.data) return <Navigate to={next} replace />;
   return (
     <main className="sign-in-page">
       <SignInForm

@@ -10,15 +10,15 @@ import { sessionQueryOptions, useSession } from '../../features/auth/api/get-ses
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { paymentsQueryOptions } from '../../features/payments/api/get-payments.ts';
 import { parseListView } from '../../features/payments/utils/list-search-params.ts';
-import { errorMessage, isApiError } from '../../lib/api-error.ts';
+import { errorMessage } from '../../lib/api-error.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { onSessionExpired } from '../../lib/session-expiry.ts';
 
 /** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */
 export function SignedInLayout() {
   const session = useSession();
-  const signedIn = session.isSuccess;
-  const config = useAppConfig();
+  const signedIn = session.data != null;
+  const config = useAppConfig(signedIn);
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -40,25 +40,25 @@ export function SignedInLayout() {
   // arrival, later views are fetched by the list itself. Not when it has been asked for already (on a page load,
   // app/first-requests.ts did): a first page that failed then is asked once more by the list as it mounts, and
   // a third request from here would only add load to a service that is failing.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area, once signed in
   useEffect(() => {
-    if (!isListPath(location.pathname)) return;
+    if (!signedIn || !isListPath(location.pathname)) return;
     const firstPage = paymentsQueryOptions(parseListView(new URLSearchParams(location.search)));
     if (queryClient.getQueryState(firstPage.queryKey) === undefined)
       void queryClient.prefetchInfiniteQuery(firstPage);
-  }, []);
+  }, [signedIn]);
 
   useEffect(() => {
     if (config.data)
       document.title = config.data.environment === 'sandbox' ? 'Payments · SANDBOX' : 'Payments';
   }, [config.data]);
 
-  if (session.isError && isApiError(session.error) && session.error.status === 401) {
+  if (session.isSuccess && session.data === null) {
     return <Navigate to={signInPath(here)} replace />;
   }
   if (session.isPending || (signedIn && config.isPending))
     return <PageLoading label="Loading the dashboard…" />;
-  if (session.isError || config.isError || !config.data) {
+  if (session.isError || config.isError || !config.data || !session.data) {
     return (
       <main className="page">
         <ErrorPanel
@@ -86,7 +86,7 @@ export function SignedInLayout() {
         <a className="skip-link" href="#main">
           Skip to the payments
         </a>
-        <span className="app__title">Payments</span>
+        <h1 className="app__title">Payments</h1>
         <EnvironmentBadge environment={config.data.environment} />
         <span className="app__user">{session.data.username}</span>
         <SignOutButton
