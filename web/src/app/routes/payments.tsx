@@ -8,6 +8,7 @@ import { useCountedSummary } from '../../features/payments/api/summary-query.ts'
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import { ShortcutsDialog } from '../../features/payments/components/shortcuts-dialog.tsx';
 import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
 import {
   DEFAULT_VIEW,
@@ -122,6 +123,7 @@ export function PaymentsRoute() {
 
   return (
     <main id="main" className="page">
+      <ShortcutsDialog />
       {ignored.length > 0 && dismissed !== ignored && (
         <p className="notice" role="status">
           Not used from the address, as no list can be made from {ignored.length === 1 ? 'it' : 'them'}:{' '}

@@ -62,6 +62,16 @@ export default function PaymentDrawer(props: Props) {
         event.preventDefault();
         onClose();
       }}
+      // A click on the backdrop lands on the dialog element itself, outside its box: it closes, as Escape does.
+      onClick={(event) => {
+        const box = event.currentTarget.getBoundingClientRect();
+        const outside =
+          event.clientX < box.left ||
+          event.clientX > box.right ||
+          event.clientY < box.top ||
+          event.clientY > box.bottom;
+        if (event.target === event.currentTarget && outside) onClose();
+      }}
     >
       <header className="drawer__head">
         <h2 id={titleId}>

@@ -1,5 +1,5 @@
 import type { Payment } from '@payments/shared';
-import { type CSSProperties, type KeyboardEvent, memo } from 'react';
+import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo } from 'react';
 import { paths } from '../../../config/paths.ts';
 import { fieldContent, type ValueContext } from './field-content.tsx';
 import { COMPANY_NAME_COLUMN } from './payment-columns.ts';
@@ -28,7 +28,7 @@ interface Props {
   cells: readonly CellLayout[];
   context: ValueContext;
   onFocusRow: (index: number) => void;
-  onBlurRow: (index: number) => void;
+  onBlurRow: (index: number, event?: FocusEvent) => void;
   onRowKeyDown: (event: KeyboardEvent<HTMLAnchorElement>, index: number) => void;
 }
 
@@ -62,7 +62,7 @@ export const PaymentRow = memo(function PaymentRow({
               data-row-link={index}
               tabIndex={active ? 0 : -1}
               onFocus={() => onFocusRow(index)}
-              onBlur={() => onBlurRow(index)}
+              onBlur={(event) => onBlurRow(index, event)}
               onKeyDown={(event) => onRowKeyDown(event, index)}
             >
               {id}

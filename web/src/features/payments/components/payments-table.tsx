@@ -172,7 +172,13 @@ export function PaymentsTable({
   const navigate = useNavigate();
   const onBodyClick = useCallback(
     (event: MouseEvent<HTMLTableSectionElement>) => {
-      const link = (event.target as Element).closest<HTMLAnchorElement>('a[data-row-link]');
+      const target = event.target as Element;
+      // A click anywhere on a row opens it, as its link does; not one that ends a text selection (copying a value).
+      const link =
+        target.closest<HTMLAnchorElement>('a[data-row-link]') ??
+        (window.getSelection()?.isCollapsed === false
+          ? null
+          : target.closest('tr[data-row-id]')?.querySelector<HTMLAnchorElement>('a[data-row-link]'));
       const to = link?.getAttribute('href');
       if (!to || event.defaultPrevented || event.button !== 0) return;
       if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;

@@ -1,5 +1,13 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type RefObject, useCallback, useRef, useState } from 'react';
+import {
+  type FocusEvent,
+  type KeyboardEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 
 interface Options {
   rowCount: number;
@@ -9,9 +17,10 @@ interface Options {
 }
 
 /**
- * Roving focus over a virtualized list of row links: one link is in the tab order, the arrows and Page keys move
- * focus between rows, scrolling the target into view. Also says which row holds focus, so that its element is
- * never handed to another row (see row-keys.ts).
+ * Roving focus over a virtualized list of row links: one link is in the tab order, the arrows, Page keys, Home and
+ * End move focus between rows, scrolling the target into view. Also says which row holds focus, so that its
+ * element is never handed to another row (see row-keys.ts); when scrolling takes that row out of the drawn ones,
+ * focus moves to the first row in view rather than falling to the page.
  */
 export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Options) {
   const [activeRow, setActiveRow] = useState(0);
@@ -50,6 +59,8 @@ export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Opti
       ArrowUp: index - 1,
       PageDown: index + page,
       PageUp: index - page,
+      Home: 0,
+      End: rowCount - 1,
     };
     const next = moves[event.key];
     if (next === undefined) return;
@@ -64,14 +75,35 @@ export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Opti
     [],
   );
 
+  // Whether focus was on a row and was not taken elsewhere: a row removed while focused (scrolled far away) drops
+  // focus to the page without saying where, and the scroll handler below puts it back on a row.
+  const keepsFocus = useRef(false);
   const onRowFocus = useCallback((index: number) => {
+    keepsFocus.current = true;
     setActiveRow(index);
     setFocusedRow(index);
   }, []);
-  const onRowBlur = useCallback(
-    (index: number) => setFocusedRow((focused) => (focused === index ? null : focused)),
-    [],
-  );
+  const onRowBlur = useCallback((index: number, event?: FocusEvent) => {
+    if (event?.relatedTarget) keepsFocus.current = false;
+    setFocusedRow((focused) => (focused === index ? null : focused));
+  }, []);
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const onScroll = () => {
+      if (
+        !keepsFocus.current ||
+        (document.activeElement !== document.body && document.activeElement !== null)
+      )
+        return;
+      const top = element.getBoundingClientRect().top;
+      const links = element.querySelectorAll<HTMLElement>('[data-row-link]');
+      const inView = [...links].find((link) => link.getBoundingClientRect().top >= top + rowHeight);
+      inView?.focus({ preventScroll: true });
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, [scroller, rowHeight]);
 
   return {
     /** The row whose link is the tab stop; the last row when the list has become shorter. */
