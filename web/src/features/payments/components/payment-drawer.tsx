@@ -54,6 +54,7 @@ export default function PaymentDrawer(props: Props) {
   const extra = payment ? Object.keys(payment).filter((key) => !isKnownField(key)) : [];
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click mirrors Escape, which the dialog handles (onCancel)
     <dialog
       ref={dialog}
       className="drawer"
