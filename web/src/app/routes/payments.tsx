@@ -8,11 +8,9 @@ import { useCountedSummary } from '../../features/payments/api/summary-query.ts'
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
-import { ShortcutsDialog } from '../../features/payments/components/shortcuts-dialog.tsx';
 import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
 import {
   DEFAULT_VIEW,
-  ignoredListParams,
   type ListView,
   listViewQuery,
   parseListView,
@@ -27,6 +25,10 @@ const deferredParts = () => import('../../features/payments/deferred-parts.ts');
 const SummaryBar = lazy(() => deferredParts().then((parts) => ({ default: parts.SummaryBar })));
 const ExportButton = lazy(() => deferredParts().then((parts) => ({ default: parts.ExportButton })));
 const PaymentDrawer = lazy(() => deferredParts().then((parts) => ({ default: parts.PaymentDrawer })));
+const IgnoredParamsNotice = lazy(() =>
+  deferredParts().then((parts) => ({ default: parts.IgnoredParamsNotice })),
+);
+const KeyboardShortcuts = lazy(() => deferredParts().then((parts) => ({ default: parts.KeyboardShortcuts })));
 
 /** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
 const SEARCH_STEP = 1000;
@@ -39,8 +41,6 @@ export function PaymentsRoute() {
   const drawerMatch = useMatch(paths.paymentPattern);
   const paymentId = drawerMatch?.params.paymentId ?? null;
   const view = useMemo(() => parseListView(params), [params]);
-  const ignored = useMemo(() => ignoredListParams(params), [params]);
-  const [dismissed, setDismissed] = useState<readonly string[] | null>(null);
   const search = listViewQuery(view);
   const context = useMemo(
     () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
@@ -123,16 +123,10 @@ export function PaymentsRoute() {
 
   return (
     <main id="main" className="page">
-      <ShortcutsDialog />
-      {ignored.length > 0 && dismissed !== ignored && (
-        <p className="notice" role="status">
-          Not used from the address, as no list can be made from {ignored.length === 1 ? 'it' : 'them'}:{' '}
-          {ignored.join(', ')}.{' '}
-          <button type="button" className="button button--quiet" onClick={() => setDismissed(ignored)}>
-            Dismiss
-          </button>
-        </p>
-      )}
+      <Suspense fallback={null}>
+        <KeyboardShortcuts />
+        <IgnoredParamsNotice params={params} />
+      </Suspense>
       <div className="toolbar">
         <CompanySwitcher
           companies={config.companies}

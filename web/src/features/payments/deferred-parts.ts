@@ -6,5 +6,7 @@
  */
 export { summaryQueryOptions } from './api/get-summary.ts';
 export { ExportButton } from './components/export-button.tsx';
+export { IgnoredParamsNotice } from './components/ignored-params-notice.tsx';
 export { default as PaymentDrawer } from './components/payment-drawer.tsx';
+export { KeyboardShortcuts } from './components/shortcuts-dialog.tsx';
 export { default as SummaryBar } from './components/summary-bar.tsx';

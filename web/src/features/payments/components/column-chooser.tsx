@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo } from 'react';
 import { columnLabel } from './payment-columns.ts';
 
 interface Props {
@@ -11,29 +11,19 @@ interface Props {
  * the table renders on every scroll frame, the choices change only when a column does.
  */
 export const ColumnChooser = memo(function ColumnChooser({ columns, onToggle }: Props) {
-  const details = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
-  // Escape, or a click outside, closes the panel; Escape returns focus to its button.
-  useEffect(() => {
-    const element = details.current;
-    if (!open || !element) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      element.open = false;
-      element.querySelector('summary')?.focus();
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!element.contains(event.target as Node)) element.open = false;
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  // Escape closes the panel and returns focus to its button; so does focus leaving it (a click outside).
   return (
-    <details ref={details} className="column-chooser" onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details
+      className="column-chooser"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !event.currentTarget.open) return;
+        event.currentTarget.open = false;
+        event.currentTarget.querySelector('summary')?.focus();
+      }}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) event.currentTarget.open = false;
+      }}
+    >
       <summary className="button">Columns</summary>
       <fieldset className="column-chooser__panel">
         <legend>Shown columns</legend>

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
+import { useShortcutKey } from '../hooks/use-shortcut-key.ts';
 
 const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
   ['↑ ↓', 'previous or next payment'],
@@ -9,42 +10,25 @@ const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
   ['?', 'show these shortcuts'],
 ];
 
-/** Typing a `?` into a field types it: the shortcut works everywhere else. */
-function typingInto(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
-  );
-}
-
 /**
  * `?` lists the keyboard shortcuts in a modal dialog: the browser traps focus in it, Escape closes it, and focus
- * goes back where it was.
+ * goes back where it was. In the deferred chunk, which every list view loads just after its first rows.
  */
-export function ShortcutsDialog() {
-  const [open, setOpen] = useState(false);
+export function KeyboardShortcuts() {
+  const [open, close] = useShortcutKey();
+  return open ? <ShortcutsDialog onClose={close} /> : null;
+}
+
+function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey || typingInto(event.target))
-        return;
-      if (document.querySelector('dialog[open]')) return;
-      event.preventDefault();
-      setOpen(true);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
   useEffect(() => {
     const element = dialog.current;
-    if (open && element && !element.open) element.showModal();
-  }, [open]);
+    if (element && !element.open) element.showModal();
+  }, []);
 
-  if (!open) return null;
   return (
-    <dialog ref={dialog} className="shortcuts" aria-labelledby={titleId} onClose={() => setOpen(false)}>
+    <dialog ref={dialog} className="shortcuts" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>Keyboard shortcuts</h2>
       <dl>
         {SHORTCUTS.map(([keys, what]) => (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, ignoredListParams, listViewQuery, parseListView } from './list-search-params.ts';
+import { DEFAULT_VIEW, listViewQuery, parseListView } from './list-search-params.ts';
 
 describe('URL ↔ list view', () => {
   it('reads every filter from the query', () => {
@@ -69,16 +69,5 @@ describe('URL ↔ list view', () => {
       new URLSearchParams('date_from=2026-03-02T00:00:00&date_to=2026-03-01T23:59:59'),
     );
     expect([view.dateFrom, view.dateTo]).toEqual(['2026-03-02T00:00:00', '2026-03-01T23:59:59']);
-  });
-});
-
-describe('ignoredListParams', () => {
-  it('names each value of the address that the view could not use, and nothing else', () => {
-    expect(
-      ignoredListParams(
-        new URLSearchParams('status=PAID!&date_from=2026-02-30T00:00:00&limit=7&company=acme&group=yes'),
-      ),
-    ).toEqual(['group "yes"', 'status "PAID!"', 'date_from "2026-02-30T00:00:00"', 'limit "7"']);
-    expect(ignoredListParams(new URLSearchParams('status=FAILED&limit=100&group=true'))).toEqual([]);
   });
 });
