@@ -16,6 +16,8 @@ export const appConfigSchema = z.object({
   statuses: z.array(z.string()),
   limits: z.object({ min: integer, max: integer, default: integer }),
   page_sizes: z.array(integer),
+  /** How often the list checks, while its tab is visible, whether newer payments arrived. */
+  freshness_poll_seconds: integer,
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

@@ -1,6 +1,5 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { promisify } from 'node:util';
 import { type SpecUpstream, startSpecUpstream } from '@payments/server/testing/spec-upstream';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { type OwnStack, startOwnStack } from './own-stack.ts';
 
 /**
  * The whole product in Chromium against the upstream written from the spec alone (decimal-string and integer
@@ -22,19 +22,9 @@ const user = { username: 'fin', password: 'fin-e2e-password-0123' };
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 let upstream: SpecUpstream;
-let bff: ChildProcess | undefined;
-let bffOutput = '';
+let bff: OwnStack | undefined;
 let origin = '';
 let dir = '';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 test.beforeAll(async () => {
   upstream = await startSpecUpstream({ credentials });
@@ -48,53 +38,20 @@ test.beforeAll(async () => {
     ['server/src/cli/user-add.ts', '--file', usersFile, '--username', user.username, '--all'],
     { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', USER_ADD_PASSWORD: user.password } },
   );
-  let port = await freePort();
-  while (port === 3107 || port === 4117) port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  bff = spawn(process.execPath, ['server/src/main.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PAYMENTS_BASE_URL: upstream.baseUrl,
-      PAYMENTS_SECRET_ID: credentials.secretId,
-      PAYMENTS_SECRET_PASSWORD: credentials.secretPassword,
-      PAYMENTS_COMPANIES_FILE: companiesFile,
-      AUTH_USERS_FILE: usersFile,
-      APP_SECRET: 'spec-upstream-e2e-secret-0123456789abcdef0123',
-      PAYMENTS_TIME_ZONE: 'Europe/Berlin',
-      LOG_FORMAT: 'json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  bff = await startOwnStack({
+    PAYMENTS_BASE_URL: upstream.baseUrl,
+    PAYMENTS_SECRET_ID: credentials.secretId,
+    PAYMENTS_SECRET_PASSWORD: credentials.secretPassword,
+    PAYMENTS_COMPANIES_FILE: companiesFile,
+    AUTH_USERS_FILE: usersFile,
+    APP_SECRET: 'spec-upstream-e2e-secret-0123456789abcdef0123',
+    PAYMENTS_TIME_ZONE: 'Europe/Berlin',
   });
-  bff.stdout?.on('data', (chunk: Buffer) => {
-    bffOutput += chunk.toString('utf8');
-  });
-  bff.stderr?.on('data', (chunk: Buffer) => {
-    bffOutput += chunk.toString('utf8');
-  });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (bff.exitCode !== null) throw new Error(`the BFF exited (${bff.exitCode}):\n${bffOutput}`);
-    const healthy = await fetch(`${origin}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) throw new Error(`the BFF did not come up:\n${bffOutput}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  origin = bff.origin;
 });
 
 test.afterAll(async () => {
-  const child = bff;
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-  }
+  await bff?.stop();
   await upstream?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -102,7 +59,7 @@ test.afterAll(async () => {
 // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook needs from this pattern.
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus)
-    await testInfo.attach('bff-output', { body: bffOutput, contentType: 'text/plain' });
+    await testInfo.attach('bff-output', { body: bff?.output() ?? '', contentType: 'text/plain' });
 });
 
 function rootId(): string {

@@ -63,6 +63,8 @@ export interface BffDeps {
   /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
   summaryMaxRows: number;
   sessionMaxAgeSeconds: number;
+  /** FRESHNESS_POLL_SECONDS: how often the list asks whether newer payments arrived. */
+  freshnessPollSeconds: number;
   trustProxy: boolean;
   logger: Logger;
   now: () => number;

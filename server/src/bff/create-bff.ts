@@ -77,6 +77,8 @@ export interface BffConfig {
   listOrder?: ListOrder;
   /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
   summaryMaxRows?: number;
+  /** FRESHNESS_POLL_SECONDS: how often the list asks whether newer payments arrived. Default 60. */
+  freshnessPollSeconds?: number;
 }
 
 const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
@@ -129,6 +131,7 @@ export function createBff(config: BffConfig) {
     summaries: createSummaryRuns(state),
     summaryMaxRows: config.summaryMaxRows ?? DEFAULT_SUMMARY_MAX_ROWS,
     sessionMaxAgeSeconds,
+    freshnessPollSeconds: config.freshnessPollSeconds ?? 60,
     trustProxy,
     logger,
     now,

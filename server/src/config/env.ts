@@ -33,6 +33,7 @@ export interface Settings {
   sandboxPort: number;
   sessionMaxAgeSeconds: number;
   sessionIdleSeconds: number;
+  freshnessPollSeconds: number;
   /** Unset: the in-process store (one replica). */
   sharedStateUrl: string | undefined;
   trustProxy: boolean;
@@ -165,6 +166,7 @@ const envSchema = (rules: ConfigRules) =>
       // Under the 30 s a container platform usually allows between its SIGTERM and SIGKILL.
       SHUTDOWN_DRAIN_SECONDS: count('a whole number of seconds from 1 to 3600', 3_600).default(25),
       SUMMARY_MAX_ROWS: count('a whole number of rows from 1 to 100000000', 100_000_000).default(1_000_000),
+      FRESHNESS_POLL_SECONDS: count('a whole number of seconds from 1 to 3600', 3_600).default(60),
       EXPORT_MAX_PER_USER: count('a whole number of downloads from 1 to 100', 100).default(2),
       EXPORT_MAX_TOTAL: count('a whole number of downloads from 1 to 10000', 10_000).default(16),
     })
@@ -235,6 +237,7 @@ export function parseConfig(env: Record<string, string | undefined>, rules: Conf
     sandboxPort: e.SANDBOX_PORT,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     sessionIdleSeconds: e.SESSION_IDLE_TIMEOUT,
+    freshnessPollSeconds: e.FRESHNESS_POLL_SECONDS,
     sharedStateUrl: e.SHARED_STATE_URL,
     trustProxy: e.TRUST_PROXY,
     webDistDir: fromInvocationFolder(e.WEB_DIST_DIR, env),

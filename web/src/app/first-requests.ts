@@ -18,16 +18,13 @@ export const queryClient = createQueryClient();
 /** The longest the first render waits for the first view's answers before it shows the loading state. */
 const READY_WAIT_MS = 250;
 
-/** Whether this browser holds a session, as far as the BFF's readable hint says (it is cleared with the session). */
-export function likelySignedIn(): boolean {
-  return document.cookie.split('; ').includes(`${SIGNED_IN_HINT_COOKIE}=1`);
-}
-
 function startFirstRequests(): Promise<unknown> {
   const { pathname, search } = window.location;
   if (!isListPath(pathname)) return Promise.resolve();
   // Signed out: one session check, whose 401 sends the visitor to sign in; no data requests to be refused.
-  if (!likelySignedIn()) return queryClient.prefetchQuery(sessionQueryOptions);
+  // (the BFF's readable hint is set and cleared with the session cookie)
+  if (!document.cookie.includes(`${SIGNED_IN_HINT_COOKIE}=1`))
+    return queryClient.prefetchQuery(sessionQueryOptions);
   const view = parseListView(new URLSearchParams(search));
   const answers = Promise.allSettled([
     queryClient.prefetchQuery(sessionQueryOptions),

@@ -67,7 +67,7 @@ export function errorMessage(error: unknown): string {
     case 'service_unavailable':
       return 'The payments service is not answering right now. Try again.';
     case 'shared_state_unavailable':
-      return 'Sessions are briefly unavailable. Try again in a few seconds.';
+      return 'Sessions are briefly unavailable. Try again shortly.';
     case 'network_error':
       return 'The dashboard cannot reach its server. Check the connection and try again.';
     case 'bad_response':

@@ -23,6 +23,7 @@ export function configRoute(deps: BffDeps) {
       statuses: [...KNOWN_STATUSES],
       limits: { min: LIMIT_MIN, max: LIMIT_MAX, default: LIMIT_DEFAULT },
       page_sizes: [...PAGE_SIZES],
+      freshness_poll_seconds: deps.freshnessPollSeconds,
     };
     return c.json(body, 200);
   });

@@ -28,6 +28,7 @@ const PaymentDrawer = lazy(() => deferredParts().then((parts) => ({ default: par
 const IgnoredParamsNotice = lazy(() =>
   deferredParts().then((parts) => ({ default: parts.IgnoredParamsNotice })),
 );
+const Freshness = lazy(() => deferredParts().then((parts) => ({ default: parts.Freshness })));
 const KeyboardShortcuts = lazy(() => deferredParts().then((parts) => ({ default: parts.KeyboardShortcuts })));
 
 /** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
@@ -143,6 +144,9 @@ export function PaymentsRoute() {
           onClear={() => setView({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
         />
         <div className="toolbar__end">
+          <Suspense fallback={null}>
+            <Freshness view={view} pollSeconds={config.freshness_poll_seconds} timeZone={config.time_zone} />
+          </Suspense>
           <RefreshButton view={view} />
           <Suspense
             fallback={

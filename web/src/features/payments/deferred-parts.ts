@@ -6,7 +6,9 @@
  */
 export { summaryQueryOptions } from './api/get-summary.ts';
 export { ExportButton } from './components/export-button.tsx';
+export { Freshness } from './components/freshness.tsx';
 export { IgnoredParamsNotice } from './components/ignored-params-notice.tsx';
+export { EmptyListPanel, FirstPageErrorPanel } from './components/list-state-panels.tsx';
 export { default as PaymentDrawer } from './components/payment-drawer.tsx';
 export { KeyboardShortcuts } from './components/shortcuts-dialog.tsx';
 export { default as SummaryBar } from './components/summary-bar.tsx';

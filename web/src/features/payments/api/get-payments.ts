@@ -1,12 +1,12 @@
 import { type PaymentPage, paymentPageSchema } from '@payments/shared';
-import { COMPANY_HEADER } from '@payments/shared/rules';
+import { BACKGROUND_HEADER, COMPANY_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../utils/list-search-params.ts';
 
 /** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
-interface ListPage extends PaymentPage {
+export interface ListPage extends PaymentPage {
   company_ids?: string[];
 }
 
@@ -46,15 +46,22 @@ export function filtersQuery(view: ListView) {
   };
 }
 
-/** `GET /api/payments`: one page of the view, checked as an envelope with both its rules. */
-async function getPaymentsPage(
+/**
+ * `GET /api/payments`: one page of the view, checked as an envelope with both its rules. `background`: asked by
+ * the app itself (the freshness poll), which does not count as use for the session's idle timeout.
+ */
+export async function getPaymentsPage(
   view: ListView,
   cursor: string | null,
   signal?: AbortSignal,
+  background = false,
 ): Promise<ListPage> {
   const response = await bff.api.payments.$get(
     { query: { limit: String(view.limit), ...filtersQuery(view), cursor: cursor ?? undefined } },
-    { headers: companyHeader(view.company), init: { signal: signal ?? null } },
+    {
+      headers: { ...companyHeader(view.company), ...(background ? { [BACKGROUND_HEADER]: '1' } : {}) },
+      init: { signal: signal ?? null },
+    },
   );
   return readJson(response, listPageSchema);
 }

@@ -1,4 +1,4 @@
-import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { errorMessage } from '../../../lib/api-error.ts';
 import { formatCount } from '../utils/number-text.ts';
 
 /** The list's loading state, as the table shows it. */
@@ -28,39 +28,6 @@ export function SkeletonBody({ columnCount }: { columnCount: number }) {
         </tr>
       ))}
     </tbody>
-  );
-}
-
-export function EmptyListPanel({
-  hasFilters,
-  onClearFilters,
-}: {
-  hasFilters: boolean;
-  onClearFilters: () => void;
-}) {
-  return (
-    <div className="panel panel--empty" role="status">
-      <p>No payments match {hasFilters ? 'these filters' : 'this company'}.</p>
-      {hasFilters && (
-        <button type="button" className="button" onClick={onClearFilters}>
-          Clear filters
-        </button>
-      )}
-    </div>
-  );
-}
-
-/** The first page failed: nothing to show but why, and a Retry where asking again can help. */
-export function FirstPageErrorPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <div className="panel panel--error" role="alert">
-      <p>{errorMessage(error)}</p>
-      {retryCanHelp(error) && (
-        <button type="button" className="button" onClick={onRetry}>
-          Retry
-        </button>
-      )}
-    </div>
   );
 }
 

@@ -1,7 +1,17 @@
 import type { Payment } from '@payments/shared';
 import { type ColumnVisibilityState, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { useRowFocus } from '../hooks/use-row-focus.ts';
 import {
@@ -15,14 +25,7 @@ import { createRowKeys } from '../utils/row-keys.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from '../utils/virtual-observers.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import type { ValueContext } from './field-content.tsx';
-import {
-  EmptyListPanel,
-  FirstPageErrorPanel,
-  ListFooter,
-  type ListTotal,
-  type PaymentsListState,
-  SkeletonBody,
-} from './list-panels.tsx';
+import { ListFooter, type ListTotal, type PaymentsListState, SkeletonBody } from './list-panels.tsx';
 import {
   NUMERIC_COLUMNS,
   paymentColumns,
@@ -31,6 +34,12 @@ import {
   statusColumnWidth,
 } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
+
+const statePanels = () => import('../deferred-parts.ts');
+const EmptyListPanel = lazy(() => statePanels().then((parts) => ({ default: parts.EmptyListPanel })));
+const FirstPageErrorPanel = lazy(() =>
+  statePanels().then((parts) => ({ default: parts.FirstPageErrorPanel })),
+);
 
 const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
@@ -282,8 +291,10 @@ export function PaymentsTable({
             </tbody>
           )}
         </table>
-        {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
-        {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retryFirstPage} />}
+        <Suspense fallback={null}>
+          {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
+          {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retryFirstPage} />}
+        </Suspense>
       </div>
       <ListFooter count={rows.length} total={total} list={list} />
     </section>

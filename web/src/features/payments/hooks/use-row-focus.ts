@@ -91,11 +91,7 @@ export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Opti
     const element = scroller.current;
     if (!element) return;
     const onScroll = () => {
-      if (
-        !keepsFocus.current ||
-        (document.activeElement !== document.body && document.activeElement !== null)
-      )
-        return;
+      if (!keepsFocus.current || document.activeElement !== document.body) return;
       const top = element.getBoundingClientRect().top;
       const links = element.querySelectorAll<HTMLElement>('[data-row-link]');
       const inView = [...links].find((link) => link.getBoundingClientRect().top >= top + rowHeight);

@@ -1,0 +1,50 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { paymentsQueryKey, usePayments } from '../api/get-payments.ts';
+import { useNewerPayments } from '../api/newer-payments.ts';
+import type { ListView } from '../utils/list-search-params.ts';
+import { formatCount } from '../utils/number-text.ts';
+
+interface Props {
+  view: ListView;
+  pollSeconds: number;
+  timeZone: string;
+}
+
+/** "Updated 10:42", and "3 new payments: show" once newer ones arrived; showing them starts the list over. */
+export function Freshness({ view, pollSeconds, timeZone }: Props) {
+  const queryClient = useQueryClient();
+  // The list's own query (no request of its own): its first page, and when that page came.
+  const list = usePayments(view);
+  const firstPage = list.data?.pages[0];
+  const at = list.dataUpdatedAt;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later
+  const shown = useMemo(
+    () =>
+      firstPage?.data[0] === undefined ? null : { newestId: String(firstPage.data[0].id), firstPage, at },
+    [firstPage],
+  );
+  const newer = useNewerPayments(view, shown, pollSeconds);
+  if (newer === null) return null;
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(
+    newer.checkedAt,
+  );
+  const show = () => {
+    document.querySelector('.grid-scroll')?.scrollTo({ top: 0 });
+    void queryClient.resetQueries({ queryKey: paymentsQueryKey(view), exact: true });
+  };
+  return (
+    <span className="freshness" role="status" data-testid="freshness">
+      Updated {time}
+      {newer.count > 0 && (
+        <>
+          {' · '}
+          <button type="button" className="button button--quiet" onClick={show}>
+            {formatCount(newer.count)}
+            {newer.more ? '+' : ''} new {newer.count === 1 && !newer.more ? 'payment' : 'payments'}: show
+          </button>
+        </>
+      )}
+    </span>
+  );
+}
