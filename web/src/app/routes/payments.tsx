@@ -43,6 +43,8 @@ export function PaymentsRoute() {
   const paymentId = drawerMatch?.params.paymentId ?? null;
   const view = useMemo(() => parseListView(params), [params]);
   const search = listViewQuery(view);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length;
   const context = useMemo(
     () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
     [config.time_zone, config.amount_unit],
@@ -128,13 +130,22 @@ export function PaymentsRoute() {
         <KeyboardShortcuts />
         <IgnoredParamsNotice params={params} />
       </Suspense>
-      <div className="toolbar">
+      <div className={`toolbar${filtersOpen ? ' toolbar--filters-open' : ''}`}>
         <CompanySwitcher
           companies={config.companies}
           value={{ company: view.company ?? config.own_company_id, group: view.group }}
           // a group is always named: the URL then says which head it is, whoever opens it
           onSelect={(selection) => setView(selection)}
         />
+        {/* small screens only (app.css): the filters fold into a panel behind this button */}
+        <button
+          type="button"
+          className="button filters-toggle"
+          aria-expanded={filtersOpen}
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
+          Filters{activeFilters > 0 && ` (${activeFilters})`}
+        </button>
         <PaymentsFilters
           view={view}
           statuses={statuses}

@@ -14,6 +14,7 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { useRowFocus } from '../hooks/use-row-focus.ts';
+import { CARD_HEIGHT, useSmallScreen } from '../hooks/use-small-screen.ts';
 import {
   type ColumnVisibility,
   isColumnVisible,
@@ -76,6 +77,9 @@ interface Props {
 const rowId = (row: Payment) => String(row.id);
 // Module-level: a new function makes the virtualizer measure every row again.
 const estimateSize = () => ROW_HEIGHT;
+const estimateCard = () => CARD_HEIGHT;
+/** What a card shows, whatever columns the table shows: date, status, amount, counterparty, id. */
+const CARD_FIELDS = ['id', 'created_at', 'status', 'amount', 'counterparty'];
 
 /**
  * The loaded payments as a virtualized table: TanStack Table holds the columns (headers, widths, which are
@@ -134,7 +138,10 @@ export function PaymentsTable({
     [columns, rows, columnVisibility, onColumnVisibilityChange],
   );
   const table = useTable(tableOptions);
-  const visibleColumns = table.getVisibleLeafColumns();
+  const small = useSmallScreen();
+  const visibleColumns = table
+    .getAllLeafColumns()
+    .filter((column) => (small ? CARD_FIELDS.includes(column.id) : column.getIsVisible()));
   const totalWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0);
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
@@ -142,7 +149,7 @@ export function PaymentsTable({
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize,
+    estimateSize: small ? estimateCard : estimateSize,
     overscan: OVERSCAN,
     getItemKey,
     // The first render already draws the rows a window can show, and nothing is measured before the browser's
@@ -151,12 +158,15 @@ export function PaymentsTable({
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollElementUnlessThere,
   });
+  // Rows and cards differ in height: every offset is measured again when the screen crosses 640 px.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: small is the change that matters
+  useEffect(() => virtualizer.measure(), [small, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
   const { activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
     rowCount: rows.length,
-    rowHeight: ROW_HEIGHT,
+    rowHeight: small ? CARD_HEIGHT : ROW_HEIGHT,
     scroller: scrollRef,
     virtualizer,
   });
@@ -205,9 +215,10 @@ export function PaymentsTable({
       visibleColumns.map((column) => ({
         id: column.id,
         className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
-        style: { width: column.getSize() },
+        // cards (small screens) are laid out by CSS, not by column widths
+        style: small ? {} : { width: column.getSize() },
       })),
-    [columnsKey],
+    [columnsKey, small],
   );
   const chooserColumns = useMemo(
     () =>
@@ -241,7 +252,7 @@ export function PaymentsTable({
           aria-colcount={visibleColumns.length}
           aria-busy={firstLoad || list.isFetchingNextPage}
           className="grid"
-          style={{ width: totalWidth }}
+          style={small ? undefined : { width: totalWidth }}
         >
           <thead className="grid__head">
             {table.getHeaderGroups().map((group) => (

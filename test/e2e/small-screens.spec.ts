@@ -1,0 +1,78 @@
+import { expect, screenshot, signInByApi, test } from './fixtures.ts';
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the list is cards (date, status, amount, counterparty, id) with the same infinite loading and URL state', async ({
+    page,
+  }) => {
+    await signInByApi(page);
+    await page.goto('/?company=acme');
+    const first = page.locator('tbody tr[data-row-id]').first();
+    await expect(first).toBeVisible();
+    await expect(page.locator('thead')).toBeHidden();
+    for (const field of ['created_at', 'status', 'amount', 'counterparty', 'id'])
+      await expect(first.locator(`[data-column="${field}"]`)).toBeVisible();
+    await expect(first.locator('[data-column="description"]')).toHaveCount(0);
+    // Each card is laid out whole within the screen's width.
+    const box = await first.boundingBox();
+    expect(box?.width).toBeLessThanOrEqual(390);
+    expect(box?.height).toBeGreaterThan(60);
+    await screenshot(page, 'cards-390');
+
+    // Scrolling to the end of the cards loads the next pages.
+    const rowCount = () =>
+      page
+        .locator('table[aria-rowcount]')
+        .evaluate((table) => Number(table.getAttribute('aria-rowcount')) - 1);
+    const before = await rowCount();
+    for (let i = 0; i < 3; i++) {
+      await page
+        .locator('.grid-scroll')
+        .evaluate((scroller) => scroller.scrollTo({ top: scroller.scrollHeight }));
+      await page.waitForTimeout(300);
+    }
+    await expect.poll(rowCount).toBeGreaterThan(before);
+
+    // The filters fold into a panel; what is chosen there goes to the URL, and a reload keeps it.
+    const status = page.getByRole('combobox', { name: 'Status' });
+    await expect(status).toBeHidden();
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await status.selectOption('FAILED');
+    await expect(page).toHaveURL(/[?&]status=FAILED/);
+    await expect(page.getByRole('button', { name: 'Filters (1)' })).toBeVisible();
+    await expect(page.locator('tbody [data-column="status"]').first()).toHaveText('FAILED');
+    await page.reload();
+    await expect(page.locator('tbody [data-column="status"]').first()).toHaveText('FAILED');
+    await expect(page.locator('tbody [data-column="status"]').filter({ hasNotText: 'FAILED' })).toHaveCount(
+      0,
+    );
+    await screenshot(page, 'cards-390-filtered');
+  });
+});
+
+test.describe('at 1024 px', () => {
+  test.use({ viewport: { width: 1024, height: 768 } });
+
+  test('the toolbar does not move when an export starts and says how it goes', async ({ page }) => {
+    await signInByApi(page);
+    await page.goto('/?company=acme-jp');
+    await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+    const exportButton = page.getByRole('button', { name: 'Export CSV' });
+    const places = () =>
+      Promise.all(
+        [
+          page.getByRole('button', { name: 'Refresh' }),
+          page.locator('summary', { hasText: 'Columns' }),
+          page.locator('.grid-scroll'),
+        ].map((locator) => locator.boundingBox()),
+      );
+    const before = await places();
+    const download = page.waitForEvent('download');
+    await exportButton.click();
+    await download;
+    await expect(page.getByTestId('export-status')).toHaveText(/^Saved /);
+    expect(await places()).toEqual(before);
+    await screenshot(page, 'toolbar-1024-after-export');
+  });
+});
