@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   web: async () => (await import('./web.bench.ts')).suite,
   finance: async () => (await import('./finance.bench.ts')).suite,
   replicas: async () => (await import('./replicas.bench.ts')).suite,
+  lighthouse: async () => (await import('./lighthouse.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);

@@ -1,6 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { paymentsQueryKey, usePayments } from '../api/get-payments.ts';
+import { paymentsQueryKey, paymentsQueryOptions } from '../api/get-payments.ts';
 import { useNewerPayments } from '../api/newer-payments.ts';
 import type { ListView } from '../utils/list-search-params.ts';
 import { formatCount } from '../utils/number-text.ts';
@@ -14,8 +14,9 @@ interface Props {
 /** "Updated 10:42", and "3 new payments: show" once newer ones arrived; showing them starts the list over. */
 export function Freshness({ view, pollSeconds, timeZone }: Props) {
   const queryClient = useQueryClient();
-  // The list's own query (no request of its own): its first page, and when that page came.
-  const list = usePayments(view);
+  // The list's own query, watched only (enabled: false): mounting here must not ask again for a page that
+  // failed, which the list's Retry is for.
+  const list = useInfiniteQuery({ ...paymentsQueryOptions(view), enabled: false });
   const firstPage = list.data?.pages[0];
   const at = list.dataUpdatedAt;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later

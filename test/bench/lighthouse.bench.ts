@@ -1,0 +1,139 @@
+/**
+ * Lighthouse (from npm) against Debian's Chromium, on the signed-in list page, mobile (its default: a mid-range
+ * phone, simulated 4G and CPU slowdown) and desktop. Targets: mobile Performance ≥ 95 and Total Blocking Time
+ * ≤ 200 ms; desktop 100 in Performance, Accessibility, Best Practices and SEO. Its own stack on free ports.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@payments/server/testing/redis-server';
+import { CSRF_HEADER } from '@payments/shared';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { chromium } from '../e2e/stack.ts';
+import { spawnBff } from './bench-process.ts';
+import { atLeast, atMost, type BenchFigure, type BenchSuite } from './report.ts';
+
+const PASSWORD = 'lighthouse-bench-password';
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+/** Signs in over HTTP and returns the cookies the BFF set (the session, and the app's signed-in hint). */
+async function signIn(origin: string): Promise<{ name: string; value: string; httpOnly: boolean }[]> {
+  const response = await fetch(`${origin}/api/session`, {
+    method: 'POST',
+    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
+  return response.headers.getSetCookie().map((line) => {
+    const [pair = ''] = line.split(';');
+    const at = pair.indexOf('=');
+    return { name: pair.slice(0, at), value: pair.slice(at + 1), httpOnly: /;\s*HttpOnly/i.test(line) };
+  });
+}
+
+/** Puts the cookies into the browser through the DevTools protocol, as if the user had signed in there. */
+async function setCookies(port: number, cookies: Awaited<ReturnType<typeof signIn>>): Promise<void> {
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  const done = new Promise<void>((resolve) => {
+    socket.onmessage = () => resolve();
+  });
+  socket.send(
+    JSON.stringify({
+      id: 1,
+      method: 'Storage.setCookies',
+      params: {
+        cookies: cookies.map((c) => ({ ...c, domain: '127.0.0.1', path: '/', sameSite: 'Strict' })),
+      },
+    }),
+  );
+  await done;
+  socket.close();
+}
+
+async function run(): Promise<BenchFigure[]> {
+  const folder = await mkdtemp(join(tmpdir(), 'lighthouse-bench-'));
+  let bff: ChildProcess | undefined;
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    const started = await spawnBff(
+      {
+        PORT: String(await freePort()),
+        SANDBOX_PORT: String(await freePort()),
+        SANDBOX_SEED_COUNT: '20000',
+        APP_SECRET: randomBytes(32).toString('base64url'),
+        DEMO_PASSWORD: PASSWORD,
+        LOG_FORMAT: 'json',
+      },
+      join(folder, 'bff.log'),
+      (child) => {
+        bff = child;
+      },
+    );
+    await mkdir(join(folder, 'chrome'));
+    chrome = await chromeLauncher.launch({
+      chromePath: chromium.executablePath,
+      chromeFlags: chromium.args,
+      userDataDir: join(folder, 'chrome'),
+    });
+    await setCookies(chrome.port, await signIn(started.origin));
+    const figures: BenchFigure[] = [];
+    for (const [form, config] of [
+      ['mobile', undefined],
+      ['desktop', desktopConfig],
+    ] as const) {
+      const result = await lighthouse(
+        `${started.origin}/?company=acme`,
+        {
+          port: chrome.port,
+          logLevel: 'error',
+          output: 'json',
+          disableStorageReset: true,
+          onlyCategories: [...CATEGORIES],
+        },
+        config,
+      );
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`lighthouse ${form}: no report`);
+      if (lhr.runtimeError) throw new Error(`lighthouse ${form}: ${lhr.runtimeError.message}`);
+      for (const category of CATEGORIES) {
+        const score = Math.round((lhr.categories[category]?.score ?? 0) * 100);
+        const target = form === 'desktop' ? 100 : category === 'performance' ? 95 : undefined;
+        figures.push({
+          name: `Lighthouse ${form}: ${category}`,
+          value: score,
+          unit: 'score',
+          ...(target === undefined ? {} : atLeast(score, target)),
+        });
+      }
+      const tbt = lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN;
+      figures.push({
+        name: `Lighthouse ${form}: total blocking time`,
+        value: tbt,
+        unit: 'ms',
+        ...(form === 'mobile' ? atMost(tbt, 200) : {}),
+      });
+      const failing = Object.values(lhr.audits)
+        .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+        .map((audit) => audit.id);
+      if (failing.length > 0) console.log(`  lighthouse ${form}: audits not passed: ${failing.join(', ')}`);
+    }
+    return figures;
+  } finally {
+    chrome?.kill();
+    bff?.kill('SIGKILL');
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+export const suite: BenchSuite = { name: 'lighthouse: the signed-in list, mobile and desktop', run };
