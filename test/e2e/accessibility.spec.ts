@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, screenshot, signInByApi, test } from './fixtures.ts';
+import { companiesOf, expect, screenshot, signInByApi, test } from './fixtures.ts';
+import { stack } from './stack.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page })
@@ -24,6 +25,83 @@ test('axe finds no serious or critical violation on sign-in, the list and the dr
   await page.locator('[data-row-link]').first().click();
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+/** Every violation axe finds with its full rule set (WCAG A/AA and best practices), of any impact. */
+async function allViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+  }));
+}
+
+test('axe finds no violation of any impact on sign-in, the list, the drawer, the switcher, the shortcuts, and the empty, failed and forbidden states', async ({
+  page,
+}) => {
+  const seen: Record<string, unknown> = {};
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Sign in to Payments' })).toBeVisible();
+  seen['sign-in'] = await allViolations(page);
+
+  await signInByApi(page);
+  await page.goto('/?company=acme-eu');
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
+  seen.list = await allViolations(page);
+
+  await page.locator('.company-switcher__button').click();
+  await expect(page.getByRole('tree')).toBeVisible();
+  seen.switcher = await allViolations(page);
+  await page.keyboard.press('Escape');
+
+  await page.locator('[data-row-link]').first().focus();
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  seen.shortcuts = await allViolations(page);
+  await page.keyboard.press('Escape');
+
+  await page.locator('[data-row-link]').first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  seen.drawer = await allViolations(page);
+
+  await page.goto('/?company=acme-eu&date_from=2099-01-01T00:00:00');
+  await expect(page.getByText('No payments match these filters.')).toBeVisible();
+  seen.empty = await allViolations(page);
+
+  const [otherRoot] = await companiesOf(stack.otherCredentials);
+  await page.goto(`/?company=${otherRoot?.id ?? 'nope'}`);
+  await expect(page.getByRole('alert')).toContainText('You do not have access to this company');
+  seen.forbidden = await allViolations(page);
+
+  await page.route('**/api/payments?*', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({
+        type: 'about:blank',
+        title: 'x',
+        status: 503,
+        detail: 'down',
+        code: 'upstream_unavailable',
+      }),
+    }),
+  );
+  await page.goto('/?company=acme-us');
+  await expect(page.getByRole('alert')).toContainText('not answering');
+  seen.failed = await allViolations(page);
+
+  expect(seen).toEqual({
+    'sign-in': [],
+    list: [],
+    switcher: [],
+    shortcuts: [],
+    drawer: [],
+    empty: [],
+    forbidden: [],
+    failed: [],
+  });
 });
 
 /** Sends keydowns to whatever holds focus, all in one task: no frame is drawn between them. */

@@ -56,10 +56,10 @@ ${backends.map((backend) => `    server 127.0.0.1:${backend};`).join('\n')}
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_buffering off;
-      proxy_read_timeout 120s;
+      proxy_read_timeout 130s;
       add_header X-Upstream $upstream_addr always;
     }
   }

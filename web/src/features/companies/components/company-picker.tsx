@@ -100,17 +100,15 @@ export default function CompanyPicker({ companies, value, onChoose, onClose }: P
               role="treeitem"
               aria-level={node.depth + 1}
               aria-selected={node.company.id === value.company && !value.group}
-              // named by its company alone: the group choice inside it has a name of its own
-              aria-labelledby={`${choiceId(index)}-name`}
+              // named by what it shows (name, id, and its group choice): a name that leaves out visible text
+              // fails WCAG 2.5.3, label in name
               data-company-id={node.company.id}
               className={`company-tree__item${index === active ? ' is-active' : ''}${node.context ? ' is-context' : ''}`}
               // depth as a custom property: set through CSSOM, which the CSP allows
               style={{ '--depth': node.depth } as CSSProperties}
               onClick={() => choose(choice)}
             >
-              <span className="company-tree__name" id={`${choiceId(index)}-name`}>
-                {node.company.name}
-              </span>
+              <span className="company-tree__name">{node.company.name}</span>
               <span className="company-tree__id">{node.company.id}</span>
               {groupIndex !== null && (
                 // A choice inside the company's row, not a tree item of its own: the tree keeps one item

@@ -245,7 +245,8 @@ export function PaymentsTable({
         {summary}
         <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} />
       </div>
-      <div ref={scrollRef} className="grid-scroll">
+      {/* Without rows it holds nothing focusable, so it takes focus itself: keyboard users can still scroll it. */}
+      <div ref={scrollRef} className="grid-scroll" tabIndex={rows.length === 0 ? 0 : undefined}>
         <table
           aria-label="Payments"
           aria-rowcount={rows.length + 1}
