@@ -198,8 +198,8 @@ describe.runIf(available)('two BFF replicas behind nginx, sharing Redis', () => 
     await redis.stop();
     for (let i = 0; i < 4; i++) {
       const answer = await get(nginx.origin, '/api/payments?limit=5', cookie);
-      expect(answer.status).toBe(503);
-      expect(answer.json().code).toBe('shared_state_unavailable');
+      expect(`${answer.status} ${answer.json().code}`).toBe('503 shared_state_unavailable');
+      expect(answer.retryAfter).toBe('5');
     }
     const down = await signIn(nginx.origin, ANA.username, ANA.password, agent);
     expect(`${down.status} ${down.code}`).toBe('503 shared_state_unavailable');

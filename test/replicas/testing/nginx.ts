@@ -71,13 +71,19 @@ ${backends.map((backend) => `    server 127.0.0.1:${backend};`).join('\n')}
     ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // An interrupted test run takes it along (nginx in the foreground outlives its parent otherwise).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
   const deadline = performance.now() + 10_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    if (child.exitCode !== null) {
+      process.off('exit', orphaned);
+      throw new Error(`nginx exited: ${stderr}`);
+    }
     const listening = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => {
         socket.destroy();
@@ -85,12 +91,16 @@ ${backends.map((backend) => `    server 127.0.0.1:${backend};`).join('\n')}
       }).once('error', () => resolve(false));
     });
     if (listening) break;
-    if (performance.now() > deadline) throw new Error(`nginx did not listen on ${port}: ${stderr}`);
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not listen on ${port}: ${stderr}`);
+    }
     await sleep(50);
   }
   return {
     origin: `http://127.0.0.1:${port}`,
     async stop() {
+      process.off('exit', orphaned);
       if (child.exitCode === null) {
         const exited = once(child, 'exit');
         child.kill('SIGQUIT');

@@ -25,6 +25,9 @@ export async function startSandboxProcess(port: number, seedCount: number): Prom
     env: { PATH: process.env.PATH ?? '', SANDBOX_PORT: String(port), SANDBOX_SEED_COUNT: String(seedCount) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // An interrupted test run takes it along.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
   let output = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     output += chunk;
@@ -35,6 +38,7 @@ export async function startSandboxProcess(port: number, seedCount: number): Prom
   const deadline = performance.now() + 30_000;
   while (!output.includes('Sandbox Payments API v1 at')) {
     if (child.exitCode !== null || performance.now() > deadline) {
+      process.off('exit', orphaned);
       child.kill('SIGKILL');
       throw new Error(`the sandbox did not start: ${output}`);
     }
@@ -57,6 +61,7 @@ export async function startSandboxProcess(port: number, seedCount: number): Prom
       return (await response.json()) as { data: { id: string }[]; next_cursor: string | null };
     },
     async stop() {
+      process.off('exit', orphaned);
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
