@@ -37,9 +37,11 @@ async function allViolations(page: Page) {
   }));
 }
 
-test('axe finds no violation of any impact on sign-in, the list, the drawer, the switcher, the shortcuts, and the empty, failed and forbidden states', async ({
+test('axe finds no violation of any impact on sign-in, the list, the switcher, the shortcuts and the drawer', async ({
   page,
 }) => {
+  // Each full axe run takes seconds on a busy 2-core machine.
+  test.setTimeout(90_000);
   const seen: Record<string, unknown> = {};
   await page.goto('/sign-in');
   await expect(page.getByRole('heading', { name: 'Sign in to Payments' })).toBeVisible();
@@ -65,7 +67,13 @@ test('axe finds no violation of any impact on sign-in, the list, the drawer, the
   await page.locator('[data-row-link]').first().click();
   await expect(page.getByRole('dialog')).toBeVisible();
   seen.drawer = await allViolations(page);
+  expect(seen).toEqual({ 'sign-in': [], list: [], switcher: [], shortcuts: [], drawer: [] });
+});
 
+test('axe finds no violation of any impact on the empty, forbidden and failed states', async ({ page }) => {
+  test.setTimeout(90_000);
+  const seen: Record<string, unknown> = {};
+  await signInByApi(page);
   await page.goto('/?company=acme-eu&date_from=2099-01-01T00:00:00');
   await expect(page.getByText('No payments match these filters.')).toBeVisible();
   seen.empty = await allViolations(page);
@@ -92,16 +100,7 @@ test('axe finds no violation of any impact on sign-in, the list, the drawer, the
   await expect(page.getByRole('alert')).toContainText('not answering');
   seen.failed = await allViolations(page);
 
-  expect(seen).toEqual({
-    'sign-in': [],
-    list: [],
-    switcher: [],
-    shortcuts: [],
-    drawer: [],
-    empty: [],
-    forbidden: [],
-    failed: [],
-  });
+  expect(seen).toEqual({ empty: [], forbidden: [], failed: [] });
 });
 
 /** Sends keydowns to whatever holds focus, all in one task: no frame is drawn between them. */

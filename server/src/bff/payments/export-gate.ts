@@ -38,7 +38,15 @@ export function createExportGate(state: SharedState, limits: Pick<ExportLimits, 
       const holder = randomUUID();
       if (!(await state.acquire(userKey(user), holder, limits.perUser, LEASE_MS)))
         return { ok: false, scope: 'user' };
-      if (!(await state.acquire(ALL, holder, limits.total, LEASE_MS))) {
+      let all: boolean;
+      try {
+        all = await state.acquire(ALL, holder, limits.total, LEASE_MS);
+      } catch (error) {
+        // the user's place is not left held for a lease when the store fails between the two
+        await state.release(userKey(user), holder).catch(() => undefined);
+        throw error;
+      }
+      if (!all) {
         await state.release(userKey(user), holder);
         return { ok: false, scope: 'all' };
       }

@@ -54,6 +54,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     child = proc;
+    // a crashed or interrupted test run leaves no redis-server behind
+    process.once('exit', () => proc.kill('SIGKILL'));
     let output = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 10_000);
