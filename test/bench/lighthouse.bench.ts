@@ -125,7 +125,14 @@ async function run(): Promise<BenchFigure[]> {
       });
       const failing = Object.values(lhr.audits)
         .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
-        .map((audit) => audit.id);
+        .map((audit) => {
+          const items =
+            (audit.details as { items?: { node?: { selector?: string } }[] } | undefined)?.items ?? [];
+          const where = items
+            .flatMap((item) => (item.node?.selector ? [item.node.selector] : []))
+            .slice(0, 3);
+          return where.length > 0 ? `${audit.id} (${where.join('; ')})` : audit.id;
+        });
       if (failing.length > 0) console.log(`  lighthouse ${form}: audits not passed: ${failing.join(', ')}`);
     }
     return figures;
