@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { CSRF_HEADER } from '@payments/shared';
 
 /** A free loopback port from `range`, probing upward from where the last call stopped. */
 export function portsFrom(range: { from: number; to: number }): () => Promise<number> {
@@ -76,4 +77,15 @@ export async function spawnBff(
     if (Date.now() > deadline) throw new Error(`BFF did not start within 60 s: ${seen}`);
     await sleep(50);
   }
+}
+
+/** Signs in as `demo` and returns the headers a signed-in browser sends: the session cookie and the CSRF header. */
+export async function signInHeaders(origin: string, password: string): Promise<Record<string, string>> {
+  const response = await fetch(`${origin}/api/session`, {
+    method: 'POST',
+    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'demo', password }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
+  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
 }

@@ -40,9 +40,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { CSRF_HEADER } from '@payments/shared';
 import { Agent, type Dispatcher, fetch, Pool } from 'undici';
-import { portsFrom, rssOf, spawnBff } from './bench-process.ts';
+import { portsFrom, rssOf, signInHeaders, spawnBff } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 const ROWS = 100_000;
@@ -283,16 +282,6 @@ async function withCpu<T>(
   return { result, cpuMs: pids.map((pid, i) => cpuMsOf(pid) - (before[i] ?? 0)) };
 }
 
-async function signIn(origin: string): Promise<Record<string, string>> {
-  const response = await fetch(`${origin}/api/session`, {
-    method: 'POST',
-    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: DEMO_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
-  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
-}
-
 /** The sandbox's companies as the BFF's PAYMENTS_COMPANIES_FILE, and its credentials as a Basic header. */
 async function upstreamSetup(sandbox: Ready, companiesFile: string) {
   const { secretId, secretPassword } = sandbox.credentials ?? { secretId: '', secretPassword: '' };
@@ -327,8 +316,8 @@ async function run(): Promise<BenchFigure[]> {
     ]);
     const bff = bffs[0];
     if (!bff) throw new Error('no BFF process');
-    const sessions = await Promise.all(bffs.map((b) => signIn(b.origin)));
-    const slowSession = await signIn(slowBff.origin);
+    const sessions = await Promise.all(bffs.map((b) => signInHeaders(b.origin, DEMO_PASSWORD)));
+    const slowSession = await signInHeaders(slowBff.origin, DEMO_PASSWORD);
 
     // The client the upstream client uses (undici's fetch) beside undici's lower-level request, to the sandbox.
     const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });

@@ -21,8 +21,8 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPANY_HEADER, CSRF_HEADER, type Summary } from '@payments/shared';
-import { portsFrom, rssOf, spawnBff } from './bench-process.ts';
+import { COMPANY_HEADER, type Summary } from '@payments/shared';
+import { portsFrom, rssOf, signInHeaders, spawnBff } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median } from './report.ts';
 
 /** The root `acme` gets 22 % of the seeded rows by default: 480,000 gives it about 105,000. */
@@ -70,16 +70,6 @@ async function startBff(logFile: string): Promise<Bff> {
     logFile,
   );
   return { ...bff, sandbox: `http://127.0.0.1:${sandboxPort}`, logFile };
-}
-
-async function signIn(origin: string): Promise<Record<string, string>> {
-  const response = await fetch(`${origin}/api/session`, {
-    method: 'POST',
-    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: DEMO_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
-  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
 }
 
 /** Samples the process's RSS every 20 ms until `stop`: the peak and last growth over the RSS at the start (MB). */
@@ -399,7 +389,7 @@ async function run(): Promise<BenchFigure[]> {
     const started = performance.now();
     bff = await startBff(join(dir, 'bff.log'));
     const startSeconds = (performance.now() - started) / 1000;
-    const session = await signIn(bff.origin);
+    const session = await signInHeaders(bff.origin, DEMO_PASSWORD);
     return [
       {
         name: `BFF start with ${SEED_COUNT.toLocaleString('en')} sandbox rows`,

@@ -10,25 +10,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startRedisServer } from '@payments/server/testing/redis-server';
-import { CSRF_HEADER } from '@payments/shared';
 import { Pool } from 'undici';
 import { startSandboxProcess } from '../replicas/testing/sandbox-process.ts';
-import { spawnBff } from './bench-process.ts';
+import { signInHeaders, spawnBff } from './bench-process.ts';
 import { atLeast, type BenchFigure, type BenchSuite, median } from './report.ts';
 
 const DEMO_PASSWORD = 'replicas-bench-password';
 const SLICES = 6;
 const SLICE_MS = 2_000;
-
-async function signIn(origin: string): Promise<Record<string, string>> {
-  const response = await fetch(`${origin}/api/session`, {
-    method: 'POST',
-    headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password: DEMO_PASSWORD }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
-  return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
-}
 
 /** `connections` loops of back-to-back GETs for `ms`: requests answered 200, and each latency in ms. */
 async function load(
@@ -85,7 +74,7 @@ async function run(): Promise<BenchFigure[]> {
     const sides = await Promise.all(
       [embedded, shared].map(async (bff) => ({
         origin: bff.origin,
-        headers: await signIn(bff.origin),
+        headers: await signInHeaders(bff.origin, DEMO_PASSWORD),
         pool: new Pool(bff.origin, { connections: 64 }),
         pages: [] as number[],
         sessions: [] as number[],
