@@ -134,6 +134,22 @@ async function run(): Promise<BenchFigure[]> {
           return where.length > 0 ? `${audit.id} (${where.join('; ')})` : audit.id;
         });
       if (failing.length > 0) console.log(`  lighthouse ${form}: audits not passed: ${failing.join(', ')}`);
+      // What blocked the main thread: the longest tasks, and what they ran.
+      const tasks =
+        (
+          lhr.audits['long-tasks']?.details as
+            | { items?: { url?: string; duration?: number; startTime?: number }[] }
+            | undefined
+        )?.items ?? [];
+      console.log(
+        `  lighthouse ${form}: long tasks ${tasks
+          .slice(0, 5)
+          .map(
+            (task) =>
+              `${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} (${(task.url ?? '').split('/').at(-1)})`,
+          )
+          .join(', ')}`,
+      );
     }
     return figures;
   } finally {
