@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@payments/server/testing/redis-server';
@@ -19,6 +19,7 @@ import { atLeast, atMost, type BenchFigure, type BenchSuite } from './report.ts'
 
 const PASSWORD = 'lighthouse-bench-password';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const REPORTS = new URL('./results/', import.meta.url);
 
 /** Signs in over HTTP and returns the cookies the BFF set (the session, and the app's signed-in hint). */
 async function signIn(origin: string): Promise<{ name: string; value: string; httpOnly: boolean }[]> {
@@ -105,6 +106,9 @@ async function run(): Promise<BenchFigure[]> {
       );
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`lighthouse ${form}: no report`);
+      // the whole report, to open in the Lighthouse viewer or read with jq
+      await mkdir(REPORTS, { recursive: true });
+      await writeFile(new URL(`lighthouse-${form}.json`, REPORTS), JSON.stringify(lhr));
       if (lhr.runtimeError) throw new Error(`lighthouse ${form}: ${lhr.runtimeError.message}`);
       for (const category of CATEGORIES) {
         const score = Math.round((lhr.categories[category]?.score ?? 0) * 100);

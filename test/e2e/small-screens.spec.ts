@@ -76,3 +76,65 @@ test.describe('at 1024 px', () => {
     await screenshot(page, 'toolbar-1024-after-export');
   });
 });
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1350, height: 940 },
+]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test('the rows stay where they are drawn while the summary, its chart and the export arrive', async ({
+      page,
+    }) => {
+      await page.addInitScript(() => {
+        const shifts: { at: number; value: number; nodes: string[] }[] = [];
+        (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as {
+            startTime: number;
+            value: number;
+            sources: { node?: Node }[];
+          }[])
+            shifts.push({
+              at: entry.startTime,
+              value: entry.value,
+              nodes: entry.sources.map((source) => {
+                const node = source.node as Element | undefined;
+                const { previousRect: was, currentRect: is } = source as unknown as Record<string, DOMRect>;
+                return `${node?.nodeName}.${node?.className} y ${was?.y} → ${is?.y}, height ${was?.height} → ${is?.height}`;
+              }),
+            });
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      // the count is held back until the first rows are drawn, as on a slow upstream
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/api/payments/summary**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await signInByApi(page);
+      await page.goto('/?company=acme');
+      const rows = page.locator('.grid-scroll');
+      await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+      await expect(page.getByTestId('summary-progress')).toBeVisible();
+      const before = await rows.boundingBox();
+      const drawnAt = await page.evaluate(() => performance.now());
+      release();
+      await expect(page.getByTestId('summary-count')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+      await expect(page.getByTestId('freshness')).toBeVisible();
+      expect((await rows.boundingBox())?.y).toBe(before?.y);
+      const shifts = await page.evaluate(
+        (since) =>
+          (window as unknown as { shifts: { at: number }[] }).shifts.filter((shift) => shift.at >= since),
+        drawnAt,
+      );
+      expect(shifts).toEqual([]);
+      await screenshot(page, `summary-arrived-${viewport.width}`);
+    });
+  });
+}

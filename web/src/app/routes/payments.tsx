@@ -8,6 +8,7 @@ import { useCountedSummary } from '../../features/payments/api/summary-query.ts'
 import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
 import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
 import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
+import { SummaryPlaceholder } from '../../features/payments/components/summary-placeholder.tsx';
 import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
 import {
   DEFAULT_VIEW,
@@ -155,15 +156,28 @@ export function PaymentsRoute() {
           onClear={() => setView({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
         />
         <div className="toolbar__end">
-          <Suspense fallback={null}>
-            <Freshness view={view} pollSeconds={config.freshness_poll_seconds} timeZone={config.time_zone} />
-          </Suspense>
+          {/* room for "Updated 10:42" from the start: its arrival does not rewrap the toolbar */}
+          <span className="freshness-slot">
+            <Suspense fallback={null}>
+              <Freshness
+                view={view}
+                pollSeconds={config.freshness_poll_seconds}
+                timeZone={config.time_zone}
+              />
+            </Suspense>
+          </span>
           <RefreshButton view={view} />
+          {/* the export's controls as they will be, disabled until their code arrives: nothing moves then */}
           <Suspense
             fallback={
-              <button type="button" className="button" disabled>
-                Export CSV
-              </button>
+              <div className="export">
+                <button type="button" className="button" disabled>
+                  Export CSV
+                </button>
+                <label className="export__columns">
+                  <input type="checkbox" disabled /> All columns
+                </label>
+              </div>
             }
           >
             <ExportButton view={view} />
@@ -177,7 +191,7 @@ export function PaymentsRoute() {
         companyName={companyName}
         total={total}
         summary={
-          <Suspense fallback={<div className="summary" />}>
+          <Suspense fallback={<SummaryPlaceholder />}>
             <SummaryBar view={view} timeZone={config.time_zone} onStatus={(status) => setView({ status })} />
           </Suspense>
         }

@@ -46,8 +46,15 @@ describe('DailyChart', () => {
     expect(image.getAttribute('aria-label')).toBe(
       'Payments per day from 2026-10-01 to 2026-10-04 (UTC). Most payments on 2026-10-01: 3. Largest EUR volume on 2026-10-03: €20.00.',
     );
-    // a bar per day of the range, the days without payments included, in two bands
-    expect(image.querySelectorAll('rect.chart__count')).toHaveLength(4);
+    // a band of bars for each figure, drawn as one path: a bar for each day with payments, at that day's place
+    // among the four days of the range (the 2nd and 4th have none), the busiest day full height
+    expect(image.getAttribute('viewBox')).toBe('0 0 4 84');
+    expect(image.querySelector('path.chart__count')?.getAttribute('d')).toBe(
+      'M0.075 40v-40h0.85v40zM2.075 40v-26.67h0.85v26.67z',
+    );
+    expect(image.querySelector('path.chart__volume')?.getAttribute('d')).toBe(
+      'M0.075 84v-21h0.85v21zM2.075 84v-40h0.85v40z',
+    );
     expect(screen.getByRole('figure').textContent).toContain('1 without a date not drawn');
   });
 
@@ -65,6 +72,19 @@ describe('DailyChart', () => {
       '2026-10-032€20.00 · $7.25',
       '2026-10-040',
     ]);
+  });
+
+  it('names the day under the pointer with its count and volume, and nothing once the pointer leaves', () => {
+    renderChart();
+    const image = screen.getByRole('img');
+    image.getBoundingClientRect = () => new DOMRect(100, 0, 400, 36);
+    // the third of four days spans x 300–400
+    fireEvent.pointerMove(image, { clientX: 350 });
+    expect(screen.getByTestId('chart-pointed').textContent).toBe('2026-10-03: 2 payments, €20.00');
+    fireEvent.pointerMove(image, { clientX: 160 });
+    expect(screen.getByTestId('chart-pointed').textContent).toBe('2026-10-01: 3 payments, €10.50');
+    fireEvent.pointerLeave(image);
+    expect(screen.queryByTestId('chart-pointed')).toBeNull();
   });
 
   it('draws the volume of another currency on request', () => {

@@ -1,5 +1,5 @@
 import type { Summary } from '@payments/shared';
-import { useId, useMemo, useState } from 'react';
+import { memo, type PointerEvent as ReactPointerEvent, useId, useMemo, useState } from 'react';
 import { type DayFigures, dailySeries, mainCurrency } from '../utils/daily-series.ts';
 import { formatCount } from '../utils/number-text.ts';
 import { shownAmount } from '../utils/shown-values.ts';
@@ -23,6 +23,20 @@ function volumeOf(figures: DayFigures, currency: string | null): string | null {
   return figures.totals.find((total) => total.currency === currency)?.total ?? null;
 }
 
+/**
+ * One band of bars as a single path (a bar per day would be thousands of elements over a few years, and their
+ * first drawing a long task on a phone): `height` in the band's units, bars standing on `baseline`.
+ */
+function barsPath(heights: readonly number[], baseline: number, gap: number): string {
+  let path = '';
+  heights.forEach((exact, index) => {
+    // a hundredth of a band's unit is far below a pixel, and keeps the path short
+    const height = Math.round(exact * 100) / 100;
+    if (height > 0) path += `M${index + gap / 2} ${baseline}v${-height}h${1 - gap}v${height}z`;
+  });
+  return path;
+}
+
 /** The day with the highest value, for the label that says what the bars show. */
 function peak(series: readonly DayFigures[], value: (figures: DayFigures) => number) {
   let best: DayFigures | undefined;
@@ -35,7 +49,8 @@ function peak(series: readonly DayFigures[], value: (figures: DayFigures) => num
  * label that says what they show; the numbers themselves are in a table behind "Numbers", for screen readers
  * and for anyone who wants them exactly.
  */
-export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
+// memo: the list around it draws again with every page it loads; the chart changes only with its figures
+export const DailyChart = memo(function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
   const captionId = useId();
   const series = useMemo(
     () => dailySeries(summary.days, { dateFrom, dateTo }),
@@ -47,6 +62,7 @@ export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
     ? chosen
     : mainCurrency(summary.totals);
   const [tableOpen, setTableOpen] = useState(false);
+  const [pointed, setPointed] = useState<number | null>(null);
   const first = series[0];
   const last = series.at(-1);
   if (first === undefined || last === undefined) return null;
@@ -59,6 +75,13 @@ export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
   const busiest = peak(series, (figures) => figures.count);
   const largest = peak(series, volume);
   const gap = series.length <= 120 ? 0.15 : 0;
+  const pointedDay = pointed === null ? undefined : series[pointed];
+  const pointAt = (event: ReactPointerEvent<SVGSVGElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    if (box.width <= 0) return;
+    const index = Math.floor(((event.clientX - box.left) / box.width) * series.length);
+    setPointed(Math.min(series.length - 1, Math.max(0, index)));
+  };
   const label = [
     `Payments per day from ${first.day} to ${last.day} (${timeZone}).`,
     busiest ? `Most payments on ${busiest.day}: ${formatCount(busiest.count)}.` : '',
@@ -73,6 +96,14 @@ export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
         Per day, {first.day} – {last.day}
         {summary.undated > 0 && ` (${formatCount(summary.undated)} without a date not drawn)`}
       </figcaption>
+      {/* the day under the pointer, over the caption; the exact numbers of every day are behind "Numbers" */}
+      {pointedDay && (
+        <p className="chart__pointed" data-testid="chart-pointed" aria-hidden="true">
+          {`${pointedDay.day}: ${formatCount(pointedDay.count)} ${pointedDay.count === 1 ? 'payment' : 'payments'}${
+            currency ? `, ${money(volumeOf(pointedDay, currency) ?? '0', currency)}` : ''
+          }`}
+        </p>
+      )}
       <div className="chart__keys">
         <span className="chart__key--count">payments</span>
         {summary.totals.length > 1 ? (
@@ -98,34 +129,28 @@ export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
         aria-label={label}
         viewBox={`0 0 ${series.length} ${2 * BAND + 4}`}
         preserveAspectRatio="none"
+        onPointerMove={pointAt}
+        onPointerLeave={() => setPointed(null)}
       >
-        {series.map((figures, index) => {
-          const countHeight = (figures.count / maxCount) * BAND;
-          const volumeHeight = (volume(figures) / maxVolume) * BAND;
-          return (
-            <g key={figures.day}>
-              <title>
-                {`${figures.day}: ${formatCount(figures.count)} payments${
-                  currency ? `, ${money(volumeOf(figures, currency) ?? '0', currency)}` : ''
-                }`}
-              </title>
-              <rect
-                className="chart__count"
-                x={index + gap / 2}
-                y={BAND - countHeight}
-                width={1 - gap}
-                height={countHeight}
-              />
-              <rect
-                className="chart__volume"
-                x={index + gap / 2}
-                y={2 * BAND + 4 - volumeHeight}
-                width={1 - gap}
-                height={volumeHeight}
-              />
-            </g>
-          );
-        })}
+        <path
+          className="chart__count"
+          d={barsPath(
+            series.map((figures) => (figures.count / maxCount) * BAND),
+            BAND,
+            gap,
+          )}
+        />
+        <path
+          className="chart__volume"
+          d={barsPath(
+            series.map((figures) => (volume(figures) / maxVolume) * BAND),
+            2 * BAND + 4,
+            gap,
+          )}
+        />
+        {pointed !== null && (
+          <rect className="chart__pointer" x={pointed} y={0} width={1} height={2 * BAND + 4} />
+        )}
       </svg>
       <details className="chart__numbers" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
         <summary>Numbers</summary>
@@ -155,4 +180,4 @@ export function DailyChart({ summary, dateFrom, dateTo, timeZone }: Props) {
       </details>
     </figure>
   );
-}
+});

@@ -6,6 +6,7 @@ import type { ListView } from '../utils/list-search-params.ts';
 import { formatCount } from '../utils/number-text.ts';
 import { shownAmount } from '../utils/shown-values.ts';
 import { DailyChart } from './daily-chart.tsx';
+import { SummaryPlaceholder } from './summary-placeholder.tsx';
 
 interface Props {
   view: ListView;
@@ -41,16 +42,7 @@ export default function SummaryBar({ view, timeZone, onStatus }: Props) {
       </section>
     );
   }
-  if (summary === null) {
-    return (
-      <section className="summary" aria-label="Summary" aria-busy="true">
-        <p className="summary__progress" data-testid="summary-progress">
-          <span className="spinner" aria-hidden="true" />
-          Counting… {payments(query.data?.counted ?? 0)} so far
-        </p>
-      </section>
-    );
-  }
+  if (summary === null) return <SummaryPlaceholder counted={query.data?.counted ?? 0} />;
   return (
     <section className="summary" aria-label="Summary">
       <div className="summary__figures">
