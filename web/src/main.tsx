@@ -1,6 +1,6 @@
 // biome-ignore-all assist/source/organizeImports: first-requests must stay the first import, for its effect
 import { firstViewReady, queryClient } from './app/first-requests.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
@@ -12,11 +12,15 @@ if (!root) throw new Error('index.html has no #root element');
 // Not a top-level await: with one, the bundler moves what the lazy routes share out of the entry, and the first
 // view loads several files, which compress worse than one.
 void firstViewReady.then(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <AppProvider client={queryClient}>
-        <AppRouter />
-      </AppProvider>
-    </StrictMode>,
+  // A transition: the first render yields to the browser every few milliseconds instead of holding a slow
+  // phone's main thread for the whole first view.
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <AppProvider client={queryClient}>
+          <AppRouter />
+        </AppProvider>
+      </StrictMode>,
+    ),
   ),
 );

@@ -191,7 +191,8 @@ export function PaymentsRoute() {
         companyName={companyName}
         total={total}
         summary={
-          <Suspense fallback={<SummaryPlaceholder />}>
+          // the same placeholder as the bar's own while it counts: its code arriving changes nothing on screen
+          <Suspense fallback={<SummaryPlaceholder view={view} />}>
             <SummaryBar view={view} timeZone={config.time_zone} onStatus={(status) => setView({ status })} />
           </Suspense>
         }

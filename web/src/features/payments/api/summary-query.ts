@@ -1,5 +1,6 @@
 import type { Summary } from '@payments/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import type { ListView } from '../utils/list-search-params.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
@@ -14,10 +15,29 @@ export function summaryQueryKey(view: ListView) {
 }
 
 /**
- * The view's summary once it is counted, or null. Only watches the cache: the stream reader is not part of the
- * first view (app/first-requests.ts and the summary bar load it and ask), and the list's footer needs only this.
+ * A value picked from the view's summary as it is in the cache, drawn again only when that value changes. Read
+ * from the cache, not through a query of its own: the stream reader is not part of the first view
+ * (app/first-requests.ts and the summary bar load it and ask), and an observer without it would leave the query
+ * options without a way to fetch for the next refetch.
+ */
+function useSummaryCache<T>(view: ListView, pick: (progress: SummaryProgress | undefined) => T): T {
+  const client = useQueryClient();
+  const key = summaryQueryKey(view);
+  return useSyncExternalStore(
+    (onChange) => client.getQueryCache().subscribe(onChange),
+    () => pick(client.getQueryData<SummaryProgress>(key)),
+  );
+}
+
+/** How many payments of the view are counted so far. */
+export function useCountedSoFar(view: ListView): number {
+  return useSummaryCache(view, (progress) => progress?.counted ?? 0);
+}
+
+/**
+ * The view's figures once counted, or null: a component using it (the whole list, for its footer) draws again
+ * when the figures arrive, not at each page the count reads.
  */
 export function useCountedSummary(view: ListView): Summary | null {
-  const { data } = useQuery<SummaryProgress>({ queryKey: summaryQueryKey(view), enabled: false });
-  return data?.summary ?? null;
+  return useSummaryCache(view, (progress) => progress?.summary ?? null);
 }

@@ -42,7 +42,7 @@ export default function SummaryBar({ view, timeZone, onStatus }: Props) {
       </section>
     );
   }
-  if (summary === null) return <SummaryPlaceholder counted={query.data?.counted ?? 0} />;
+  if (summary === null) return <SummaryPlaceholder view={view} />;
   return (
     <section className="summary" aria-label="Summary">
       <div className="summary__figures">
