@@ -79,6 +79,7 @@ test.describe('at 1024 px', () => {
 
 for (const viewport of [
   { width: 390, height: 844 },
+  { width: 1024, height: 768 },
   { width: 1350, height: 940 },
 ]) {
   test.describe(`at ${viewport.width} px`, () => {

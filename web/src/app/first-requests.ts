@@ -31,11 +31,9 @@ function startFirstRequests(): Promise<unknown> {
     queryClient.prefetchQuery(appConfigQueryOptions),
     queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)),
   ]);
-  // The count walks every page, so it starts as soon as its code is in, not once the summary bar is drawn; the
-  // first render does not wait for it.
-  void import('../features/payments/deferred-parts.ts').then((parts) =>
-    queryClient.prefetchQuery(parts.summaryQueryOptions(view)),
-  );
+  // The summary's code travels with these; the count itself is asked for by the summary bar once the first view
+  // is drawn: on a slow line its stream would otherwise share the bandwidth with the first rows.
+  void import('../features/payments/deferred-parts.ts');
   return Promise.race([answers, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
 }
 

@@ -4,7 +4,6 @@
  * than one each: with several lazy chunks sharing the API client and React with the entry, the bundler
  * (Rolldown 1.2) moves those out of the entry into a chunk of their own, which every first view then loads too.
  */
-export { summaryQueryOptions } from './api/get-summary.ts';
 export { ExportButton } from './components/export-button.tsx';
 export { Freshness } from './components/freshness.tsx';
 export { IgnoredParamsNotice } from './components/ignored-params-notice.tsx';

@@ -66,7 +66,7 @@ async function* summaryUpdates(
   );
 }
 
-export function summaryQueryOptions(view: ListView) {
+function summaryQueryOptions(view: ListView) {
   return queryOptions({
     queryKey: summaryQueryKey(view),
     queryFn: streamedQuery({

@@ -48,6 +48,8 @@ const ROW_HEIGHT = 36;
 // (the virtualizer renders synchronously in the scroll event). Each row laid out also leaves layout objects for
 // Blink's garbage collector, whose pauses are what pushed the rare scroll frame over 50 ms.
 const OVERSCAN = 3;
+/** The fewest rows still ahead of the drawn ones when the next page is asked for. */
+const READ_AHEAD_ROWS = 20;
 /** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
 const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 
@@ -178,11 +180,12 @@ export function PaymentsTable({
     items.map((item) => ({ id: String(item.key), pinned: item.index === focusedRow })),
   );
 
-  // The next page loads while about one page of rows is still ahead, so scrolling rarely meets the end.
+  // The next page loads while half a page of rows (20 at least) is still ahead, so scrolling rarely meets the
+  // end; not as the first view is drawn, whose rows are all the user sees yet.
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
   useEffect(() => {
     if (lastIndex < 0 || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
-    if (lastIndex >= rows.length - Math.max(limit, 30)) fetchNextPage();
+    if (lastIndex >= rows.length - Math.max(Math.ceil(limit / 2), READ_AHEAD_ROWS)) fetchNextPage();
   }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
 
   // One click handler for every row link, as a router <Link> would do it (plain left click → in-app navigation,
