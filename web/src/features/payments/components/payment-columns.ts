@@ -1,23 +1,16 @@
-import type { Payment } from '@payments/shared';
-import {
-  type ColumnDef,
-  columnSizingFeature,
-  columnVisibilityFeature,
-  createColumnHelper,
-  tableFeatures,
-} from '@tanstack/react-table';
 import { isKnownField } from './field-content.tsx';
 
 /**
- * The table's columns hold headers, widths and visibility; the rows draw their cells themselves (payment-row.tsx)
- * rather than through TanStack's row model, which would build and keep a cell object per field of every row
- * ever drawn.
+ * A column of the table: its header, its width and whether the user may hide it. The rows draw their cells
+ * themselves (payment-row.tsx), so this is all a column is; which ones show is the user's choice
+ * (column-preferences.ts).
  */
-export const paymentTableFeatures = tableFeatures({ columnVisibilityFeature, columnSizingFeature });
-type Features = typeof paymentTableFeatures;
-type PaymentColumn = ColumnDef<Features, Payment, unknown>;
-
-const helper = createColumnHelper<Features, Payment>();
+export interface PaymentColumn {
+  id: string;
+  header: string;
+  size: number;
+  canHide: boolean;
+}
 
 /**
  * The company a group's row is from, by name: a column of the view, not a payment field, so its id cannot be a
@@ -70,10 +63,14 @@ export function paymentColumns(
   extraFields: readonly string[],
   { timeZone, statusWidth, group }: { timeZone: string; statusWidth: number; group: boolean },
 ): PaymentColumn[] {
-  const column = (id: string, size: number, header = columnLabel(id)) =>
-    helper.display({ id, header, size }) as PaymentColumn;
+  const column = (id: string, size: number, header = columnLabel(id)): PaymentColumn => ({
+    id,
+    header,
+    size,
+    canHide: true,
+  });
   return [
-    helper.display({ id: 'id', header: columnLabel('id'), size: 210, enableHiding: false }) as PaymentColumn,
+    { ...column('id', 210), canHide: false },
     ...(group ? [column(COMPANY_NAME_COLUMN, 200)] : []),
     column('created_at', 200, `${columnLabel('created_at')} (${timeZone})`),
     column('status', statusWidth),

@@ -1,5 +1,4 @@
 import type { Payment } from '@payments/shared';
-import { type ColumnVisibilityState, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   lazy,
@@ -27,13 +26,7 @@ import { observeRectAfterLayout, scrollElementUnlessThere } from '../utils/virtu
 import { ColumnChooser } from './column-chooser.tsx';
 import type { ValueContext } from './field-content.tsx';
 import { ListFooter, type ListTotal, type PaymentsListState, SkeletonBody } from './list-panels.tsx';
-import {
-  NUMERIC_COLUMNS,
-  paymentColumns,
-  paymentTableFeatures,
-  shownByDefault,
-  statusColumnWidth,
-} from './payment-columns.ts';
+import { NUMERIC_COLUMNS, paymentColumns, shownByDefault, statusColumnWidth } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
 
 const statePanels = () => import('../deferred-parts.ts');
@@ -110,41 +103,13 @@ export function PaymentsTable({
     [extraFields, context.timeZone, statusWidth, group],
   );
   const [stored, setStored] = useState<ColumnVisibility>(() => loadColumnVisibility());
-  const columnVisibility = useMemo(() => {
-    const visibility: ColumnVisibilityState = {};
-    for (const column of columns) {
-      const id = column.id as string;
-      visibility[id] = isColumnVisible(stored, id, shownByDefault(id));
-    }
-    return visibility;
-  }, [columns, stored]);
-  const onColumnVisibilityChange = useCallback(
-    (updater: Updater<ColumnVisibilityState>) => {
-      const next = typeof updater === 'function' ? updater(columnVisibility) : updater;
-      const merged = { ...stored, ...next };
-      saveColumnVisibility(merged);
-      setStored(merged);
-    },
-    [columnVisibility, stored],
+  const shownColumns = useMemo(
+    () => columns.filter((column) => isColumnVisible(stored, column.id, shownByDefault(column.id))),
+    [columns, stored],
   );
-  // One options object while the columns stay: useTable returns a new table object for a new options object,
-  // which would render everything that depends on the table on every scroll frame.
-  const tableOptions = useMemo(
-    () => ({
-      features: paymentTableFeatures,
-      columns,
-      data: rows,
-      state: { columnVisibility },
-      onColumnVisibilityChange,
-    }),
-    [columns, rows, columnVisibility, onColumnVisibilityChange],
-  );
-  const table = useTable(tableOptions);
   const small = useSmallScreen();
-  const visibleColumns = table
-    .getAllLeafColumns()
-    .filter((column) => (small ? CARD_FIELDS.includes(column.id) : column.getIsVisible()));
-  const totalWidth = visibleColumns.reduce((sum, column) => sum + column.getSize(), 0);
+  const visibleColumns = small ? columns.filter((column) => CARD_FIELDS.includes(column.id)) : shownColumns;
+  const totalWidth = visibleColumns.reduce((sum, column) => sum + column.size, 0);
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
   const getItemKey = useCallback((index: number) => (rows[index] ? rowId(rows[index]) : index), [rows]);
@@ -211,7 +176,7 @@ export function PaymentsTable({
   );
 
   // Built when the visible columns change, not for every row: rows are memoized on these props.
-  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.getSize()}`).join(',');
+  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.size}`).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
   const cells = useMemo<CellLayout[]>(
     () =>
@@ -219,23 +184,28 @@ export function PaymentsTable({
         id: column.id,
         className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
         // cards (small screens) are laid out by CSS, not by column widths
-        style: small ? {} : { width: column.getSize() },
+        style: small ? {} : { width: column.size },
       })),
     [columnsKey, small],
   );
   const chooserColumns = useMemo(
     () =>
-      table.getAllLeafColumns().map((column) => ({
+      columns.map((column) => ({
         id: column.id,
-        visible: column.getIsVisible(),
-        canHide: column.getCanHide(),
+        visible: shownColumns.includes(column),
+        canHide: column.canHide,
         discovered: !shownByDefault(column.id),
       })),
-    [table],
+    [columns, shownColumns],
   );
   const onToggleColumn = useCallback(
-    (id: string, visible: boolean) => table.getColumn(id)?.toggleVisibility(visible),
-    [table],
+    (id: string, visible: boolean) => {
+      if (!columns.some((column) => column.id === id && column.canHide)) return;
+      const next = { ...stored, [id]: visible };
+      saveColumnVisibility(next);
+      setStored(next);
+    },
+    [columns, stored],
   );
 
   const firstLoad = list.isPending;
@@ -259,20 +229,18 @@ export function PaymentsTable({
           style={small ? undefined : { width: totalWidth }}
         >
           <thead className="grid__head">
-            {table.getHeaderGroups().map((group) => (
-              <tr aria-rowindex={1} className="grid__row" key={group.id}>
-                {group.headers.map((header) => (
-                  <th
-                    scope="col"
-                    key={header.id}
-                    className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(header.column.id) ? ' is-numeric' : ''}`}
-                    style={{ width: header.getSize() }}
-                  >
-                    <table.FlexRender header={header} />
-                  </th>
-                ))}
-              </tr>
-            ))}
+            <tr aria-rowindex={1} className="grid__row">
+              {shownColumns.map((column) => (
+                <th
+                  scope="col"
+                  key={column.id}
+                  className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`}
+                  style={{ width: column.size }}
+                >
+                  {column.header}
+                </th>
+              ))}
+            </tr>
           </thead>
           {firstLoad ? (
             <SkeletonBody columnCount={visibleColumns.length} />
