@@ -1,6 +1,6 @@
 import type { Summary } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import type { ListView } from '../utils/list-search-params.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
@@ -23,10 +23,12 @@ export function summaryQueryKey(view: ListView) {
 function useSummaryCache<T>(view: ListView, pick: (progress: SummaryProgress | undefined) => T): T {
   const client = useQueryClient();
   const key = summaryQueryKey(view);
-  return useSyncExternalStore(
-    (onChange) => client.getQueryCache().subscribe(onChange),
-    () => pick(client.getQueryData<SummaryProgress>(key)),
+  // one subscription for the component's life, not one per render
+  const subscribe = useCallback(
+    (onChange: () => void) => client.getQueryCache().subscribe(onChange),
+    [client],
   );
+  return useSyncExternalStore(subscribe, () => pick(client.getQueryData<SummaryProgress>(key)));
 }
 
 /** How many payments of the view are counted so far. */
