@@ -70,6 +70,27 @@ test('axe finds no violation of any impact on sign-in, the list, the switcher, t
   expect(seen).toEqual({ 'sign-in': [], list: [], switcher: [], shortcuts: [], drawer: [] });
 });
 
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('axe finds no violation of any impact on the cards and their summary, whose lines scroll sideways', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await signInByApi(page);
+    await page.goto('/?company=acme');
+    await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
+    // the figures are wider than the screen: the lines of statuses and totals are scrolled, by touch or by keys
+    const totals = page.getByRole('list', { name: 'Totals per currency' });
+    expect(await totals.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+    expect(await allViolations(page)).toEqual([]);
+    await totals.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => totals.evaluate((list) => list.scrollLeft)).toBeGreaterThan(0);
+    await screenshot(page, 'summary-390-scrolled');
+  });
+});
+
 test('axe finds no violation of any impact on the empty, forbidden and failed states', async ({ page }) => {
   test.setTimeout(90_000);
   const seen: Record<string, unknown> = {};
