@@ -52,6 +52,9 @@ async function* summaryUpdates(
       if (typeof counted !== 'number') throw badEvent('a progress event without a count');
       yield { counted };
     } else if (event === 'summary') {
+      // The figures of a long range are some 100 kB: read, then checked in a task of its own, then drawn (the
+      // query notifies in a task of its own), rather than all three holding a phone's main thread at once.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const checked = summarySchema.safeParse(body);
       if (!checked.success) throw badEvent('figures of an unexpected shape');
       const summary: Summary = checked.data;
