@@ -9,7 +9,7 @@ import {
   summarySchema,
 } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBff } from './create-bff.ts';
+import { createEmbeddedState } from '../shared-state/index.ts';
 import { CONTENT_SECURITY_POLICY } from './middleware/response-headers.ts';
 import { createHarness, type Harness, signInOn } from './testing/bff-harness.ts';
 
@@ -186,7 +186,7 @@ describe('GET /api/payments', () => {
 
   it('a cursor minted by one BFF process works on another sharing APP_SECRET', async () => {
     const first = paymentPageSchema.parse(await (await h.call('/api/payments?limit=3', { cookie })).json());
-    const second = createBff({ ...h.config, logger: () => {} });
+    const second = h.make({ parts: { logger: () => {} } });
     try {
       const response = await second.app.request(
         `/api/payments?limit=3&cursor=${encodeURIComponent(first.next_cursor ?? '')}`,
@@ -266,7 +266,7 @@ describe('date_to', () => {
   });
 
   it('answers 422 range_too_wide when more whole pages than allowed are newer than date_to', async () => {
-    const narrow = createBff({ ...h.config, maxSkipPages: 3 });
+    const narrow = h.make({ settings: { DATE_TO_MAX_SKIP_PAGES: 3 } });
     try {
       const cookie = await signInOn(narrow.app);
       const response = await narrow.app.request('/api/payments?limit=10&date_to=2000-01-01T00:00:00', {
@@ -361,7 +361,10 @@ describe('GET /api/payments/summary', () => {
 
   it('stops at the row cap and says the figures are not complete', async () => {
     // A store of its own: the harness's holds the uncapped summary of the same question.
-    const capped = createBff({ ...h.config, sharedState: undefined, summaryMaxRows: 150 });
+    const capped = h.make({
+      settings: { SUMMARY_MAX_ROWS: 150 },
+      parts: { sharedState: createEmbeddedState() },
+    });
     try {
       const cookie = await signInOn(capped.app);
       const response = await capped.app.request('/api/payments/summary', {
@@ -560,10 +563,9 @@ describe('GET /api/payments/export.csv', () => {
 
   it('names the file after the company, the filters and the range, or the date where the BFF runs, not in UTC', async () => {
     // 02:30 UTC on 1 March is still 28 February in New York.
-    const bff = createBff({
-      ...h.config,
-      timeZone: 'America/New_York',
-      now: () => Date.parse('2026-03-01T02:30:00Z'),
+    const bff = h.make({
+      settings: { PAYMENTS_TIME_ZONE: 'America/New_York' },
+      parts: { now: () => Date.parse('2026-03-01T02:30:00Z') },
     });
     try {
       const own = await signInOn(bff.app);
@@ -648,7 +650,7 @@ describe('health, security headers, SPA', () => {
   });
 
   it('/readyz caches its upstream probe for a few seconds', async () => {
-    const bff = createBff({ ...h.config, readyCacheMs: 60_000 });
+    const bff = h.make();
     try {
       h.recorded.length = 0;
       for (let i = 0; i < 5; i += 1) expect((await bff.app.request('/readyz')).status).toBe(200);
@@ -661,7 +663,7 @@ describe('health, security headers, SPA', () => {
 
   it('/readyz probes again when the clock steps back instead of serving the cached answer until it catches up', async () => {
     let clock = Date.parse('2026-11-23T10:00:00Z');
-    const bff = createBff({ ...h.config, readyCacheMs: 5_000, now: () => clock });
+    const bff = h.make({ parts: { now: () => clock } });
     try {
       h.recorded.length = 0;
       expect((await bff.app.request('/readyz')).status).toBe(200);
@@ -675,10 +677,7 @@ describe('health, security headers, SPA', () => {
   });
 
   it('/readyz answers 503 with the upstream problem when the credentials are refused', async () => {
-    const broken = createBff({
-      ...h.config,
-      upstream: { ...h.config.upstream, credentials: { secretId: 'nobody', secretPassword: 'nothing' } },
-    });
+    const broken = h.make({ upstream: { credentials: { secretId: 'nobody', secretPassword: 'nothing' } } });
     try {
       const response = await broken.app.request('/readyz');
       expect(response.status).toBe(503);
@@ -772,7 +771,7 @@ describe('the built SPA', () => {
     );
     writeFileSync(join(dist, 'assets', 'app-1.js'), 'console.log(1)');
     writeFileSync(join(dist, '..', 'outside-secret.txt'), 'outside');
-    const bff = createBff({ ...h.config, webDistDir: dist });
+    const bff = h.make({ settings: { WEB_DIST_DIR: dist } });
     try {
       const index = await bff.app.request('/');
       expect(index.status).toBe(200);

@@ -13,9 +13,8 @@ import fc from 'fast-check';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../config/env.ts';
+import { REPO_ROOT } from '../config/settings.ts';
 import { serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
-import { createBff } from './create-bff.ts';
 import { createHarness, type Harness } from './testing/bff-harness.ts';
 
 /** Distinctive upstream credentials, so any leak is unmistakable. */
@@ -67,7 +66,7 @@ afterAll(async () => {
 
 describe('credentials never leave the BFF', () => {
   it('no route, success or failure, shows them in status, headers or body; nor does any log line', async () => {
-    const secrets = [...needles(SECRET_ID, SECRET_PASSWORD), h.appSecret];
+    const secrets = [...needles(SECRET_ID, SECRET_PASSWORD), h.settings.APP_SECRET];
     const first = paymentPageSchema.parse(await (await h.call('/api/payments?limit=2', { cookie })).json());
     const seen: string[] = [];
     const routes = h.bff.app.routes.filter((r) => r.method !== 'ALL' && !r.path.includes('*'));
@@ -90,12 +89,8 @@ describe('credentials never leave the BFF', () => {
       seen.push(await dump(await h.call(path, { cookie, headers: { accept: 'text/html' } })));
     }
     // An upstream that rejects our credentials must not make the BFF show them.
-    const rejected = createBff({
-      ...h.config,
-      upstream: {
-        ...h.config.upstream,
-        credentials: { secretId: SECRET_ID, secretPassword: `${SECRET_PASSWORD}x` },
-      },
+    const rejected = h.make({
+      upstream: { credentials: { secretId: SECRET_ID, secretPassword: `${SECRET_PASSWORD}x` } },
     });
     seen.push(
       await dump(await rejected.app.request('/api/payments', { headers: { 'X-CSRF': '1', cookie } })),
@@ -113,10 +108,8 @@ describe('credentials never leave the BFF', () => {
       return c.text(`denied ${authorization} for ${decoded}`, status);
     });
     const hostile = await serveOnLoopback(echo);
-    const echoing = createBff({
-      ...h.config,
+    const echoing = h.make({
       upstream: {
-        ...h.config.upstream,
         baseUrl: `${hostile.origin}/v1`,
         budgets: { list: { retries: 0, deadlineMs: 5_000 }, export: { retries: 0, deadlineMs: 5_000 } },
       },
@@ -154,7 +147,7 @@ describe('credentials never leave the BFF', () => {
     // `pnpm test` builds the SPA first and sets REQUIRE_WEB_DIST, so there the scan can never be skipped.
     if (process.env.REQUIRE_WEB_DIST) expect(built, `${dist} must be built before this test`).toBe(true);
     if (built) {
-      const withSpa = createBff({ ...h.config, webDistDir: dist });
+      const withSpa = h.make({ settings: { WEB_DIST_DIR: dist } });
       try {
         const paths = withSpa.webPaths();
         expect(paths).toContain('/index.html');

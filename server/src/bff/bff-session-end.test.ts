@@ -6,7 +6,6 @@ import { BACKGROUND_HEADER, problemSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedState, type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
 import { hashPassword, watchUsersFile } from './auth/index.ts';
-import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, signInOn, testAuthenticator } from './testing/bff-harness.ts';
 import { FAST_TEST_COST } from './testing/test-costs.ts';
 
@@ -34,7 +33,7 @@ describe('sessions end when they should', () => {
 
   it('a replica sharing the store refuses a session signed out on another', async () => {
     const cookie = await h.signIn('us-tree');
-    const second = createBff({ ...h.config });
+    const second = h.make();
     try {
       expect((await second.app.request('/api/config', withCookie(cookie))).status).toBe(200);
       await h.call('/api/session', { cookie, method: 'DELETE' });
@@ -62,11 +61,9 @@ describe('sessions end when they should', () => {
   it('ends a session idle for SESSION_IDLE_TIMEOUT; use keeps it on, a background poll does not', async () => {
     let time = Date.now();
     const now = () => time;
-    const bff = createBff({
-      ...h.config,
-      now,
-      sharedState: createEmbeddedState({ now }),
-      sessionIdleSeconds: 1800,
+    const bff = h.make({
+      settings: { SESSION_IDLE_TIMEOUT: 1800 },
+      parts: { now, sharedState: createEmbeddedState({ now }) },
     });
     try {
       const active = await signInOn(bff.app, 'demo', PASSWORD);
@@ -98,7 +95,7 @@ describe('sessions end when they should', () => {
             : (value as (...a: unknown[]) => unknown).apply(target, args);
       },
     });
-    const bff = createBff({ ...h.config, sharedState: flaky });
+    const bff = h.make({ parts: { sharedState: flaky } });
     try {
       const cookie = await signInOn(bff.app, 'demo', PASSWORD);
       down = true;
@@ -166,11 +163,8 @@ describe('the users file is read again when it changes', () => {
     );
     const events: string[] = [];
     const users = await watchUsersFile(path, (event) => events.push(event.ok ? 'ok' : event.problem));
-    const bff = createBff({
-      ...h.config,
-      users,
-      authenticator: testAuthenticator(users),
-      sharedState: undefined,
+    const bff = h.make({
+      parts: { users, authenticator: testAuthenticator(users), sharedState: createEmbeddedState() },
     });
     try {
       const ana = await signInOn(bff.app, 'ana', 'a1');

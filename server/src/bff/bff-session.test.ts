@@ -1,7 +1,7 @@
 import { problemSchema, sessionSchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedState } from '../shared-state/index.ts';
 import { createHashingBudget, createUserStore } from './auth/index.ts';
-import { createBff } from './create-bff.ts';
 import { createHarness, type Harness, PASSWORD, signInOn, testAuthenticator } from './testing/bff-harness.ts';
 
 let h: Harness;
@@ -131,7 +131,7 @@ describe('session cookies', () => {
         body: JSON.stringify({ username: 'demo', password: PASSWORD }),
       });
     expect((await viaProxy(h.bff)).headers.get('set-cookie')).toMatch(/^session=/);
-    const trusting = createBff({ ...h.config, trustProxy: true });
+    const trusting = h.make({ settings: { TRUST_PROXY: true } });
     try {
       expect((await viaProxy(trusting)).headers.get('set-cookie')).toMatch(/^__Host-session=.*Secure/);
     } finally {
@@ -164,7 +164,7 @@ describe('session cookies', () => {
 
   it('an expired cookie is refused', async () => {
     const cookie = await h.signIn();
-    const later = createBff({ ...h.config, now: () => Date.now() + 8 * 3600 * 1000 + 1_000 });
+    const later = h.make({ parts: { now: () => Date.now() + 8 * 3600 * 1000 + 1_000 } });
     try {
       const response = await later.app.request('/api/config', { headers: { 'X-CSRF': '1', cookie } });
       expect(response.status).toBe(401);
@@ -174,7 +174,7 @@ describe('session cookies', () => {
   });
 
   it('a cookie sealed with another APP_SECRET is refused', async () => {
-    const foreign = createBff({ ...h.config, appSecret: 'another-secret-another-secret-another-secret' });
+    const foreign = h.make({ settings: { APP_SECRET: 'another-secret-another-secret-another-secret' } });
     try {
       const cookie = await signInOn(foreign.app);
       expect((await h.call('/api/config', { cookie })).status).toBe(401);
@@ -185,7 +185,7 @@ describe('session cookies', () => {
 
   it('a cookie made by one BFF instance works on a second sharing APP_SECRET', async () => {
     const cookie = await h.signIn('us-tree');
-    const second = createBff({ ...h.config });
+    const second = h.make();
     try {
       const response = await second.app.request('/api/session', { headers: { 'X-CSRF': '1', cookie } });
       expect(sessionSchema.parse(await response.json()).username).toBe('us-tree');
@@ -196,8 +196,8 @@ describe('session cookies', () => {
 
   it('a user removed from the users store loses access at once, live cookie or not', async () => {
     const cookie = await h.signIn('eu-only');
-    const users = createUserStore(h.config.users.all().filter((u) => u.username !== 'eu-only'));
-    const without = createBff({ ...h.config, users, authenticator: testAuthenticator(users) });
+    const users = createUserStore(h.parts.users.all().filter((u) => u.username !== 'eu-only'));
+    const without = h.make({ parts: { users, authenticator: testAuthenticator(users) } });
     try {
       const response = await without.app.request('/api/config', { headers: { 'X-CSRF': '1', cookie } });
       expect(response.status).toBe(401);
@@ -208,12 +208,12 @@ describe('session cookies', () => {
   it("changing a user's password ends the sessions granted on the old one", async () => {
     const cookie = await h.signIn('eu-only');
     const users = createUserStore(
-      h.config.users
+      h.parts.users
         .all()
         .map((u) => (u.username === 'eu-only' ? { ...u, passwordHash: `${u.passwordHash}x` } : u)),
     );
-    const changed = createBff({ ...h.config, users, authenticator: testAuthenticator(users) });
-    const unchanged = createBff({ ...h.config });
+    const changed = h.make({ parts: { users, authenticator: testAuthenticator(users) } });
+    const unchanged = h.make();
     try {
       const headers = { 'X-CSRF': '1', cookie };
       expect((await changed.app.request('/api/config', { headers })).status).toBe(401);
@@ -250,7 +250,7 @@ describe('sign-in answers', () => {
   });
 
   it('failures of one user from one address lock that pair: refused there, while the right password elsewhere signs in', async () => {
-    const bff = createBff({ ...h.config, sharedState: undefined });
+    const bff = h.make({ parts: { sharedState: createEmbeddedState() } });
     try {
       for (let i = 0; i < 5; i += 1)
         expect((await signIn(bff.app, 'us-tree', 'nope', '10.1.0.1')).status).toBe(401);
@@ -266,7 +266,8 @@ describe('sign-in answers', () => {
 
   it('guesses for one user spread over many addresses are spaced out, and the right password is told to wait, never refused as wrong', async () => {
     let time = Date.now();
-    const bff = createBff({ ...h.config, sharedState: undefined, now: () => time });
+    const now = () => time;
+    const bff = h.make({ parts: { sharedState: createEmbeddedState({ now }), now } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 20; i += 1)
@@ -289,14 +290,15 @@ describe('sign-in answers', () => {
 
   it('guesses sent at once are counted before they fail: no more are checked than the free failures allow', async () => {
     const checked: string[] = [];
-    const authenticator = testAuthenticator(h.config.users);
-    const bff = createBff({
-      ...h.config,
-      sharedState: undefined,
-      authenticator: {
-        authenticate(username, password) {
-          checked.push(username);
-          return authenticator.authenticate(username, password);
+    const authenticator = testAuthenticator(h.parts.users);
+    const bff = h.make({
+      parts: {
+        sharedState: createEmbeddedState(),
+        authenticator: {
+          authenticate(username, password) {
+            checked.push(username);
+            return authenticator.authenticate(username, password);
+          },
         },
       },
     });
@@ -312,7 +314,7 @@ describe('sign-in answers', () => {
   });
 
   it('failures from one address across many usernames lock the address at 50, not at 5 (an office behind one NAT)', async () => {
-    const bff = createBff({ ...h.config, sharedState: undefined });
+    const bff = h.make({ parts: { sharedState: createEmbeddedState() } });
     try {
       for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.2.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.2.0.1')).status).toBe(200);
@@ -325,10 +327,11 @@ describe('sign-in answers', () => {
   });
 
   it('a sign-in beyond the password-check budget is answered 429 busy at once, without a check', async () => {
-    const bff = createBff({
-      ...h.config,
-      sharedState: undefined,
-      hashing: createHashingBudget({ concurrent: 1, queued: 1 }),
+    const bff = h.make({
+      parts: {
+        sharedState: createEmbeddedState(),
+        hashing: createHashingBudget({ concurrent: 1, queued: 1 }),
+      },
     });
     try {
       const answers = await Promise.all(
@@ -349,14 +352,15 @@ describe('sign-in answers', () => {
     // measured in auth/authenticate.test.ts, at a cost where scrypt and not scheduling noise sets the time. Timing
     // whole sign-ins here, at the harness's cheap cost, failed under the load of a full test run.
     const checked: string[] = [];
-    const authenticator = testAuthenticator(h.config.users);
-    const bff = createBff({
-      ...h.config,
-      sharedState: undefined,
-      authenticator: {
-        authenticate(username, password) {
-          checked.push(username);
-          return authenticator.authenticate(username, password);
+    const authenticator = testAuthenticator(h.parts.users);
+    const bff = h.make({
+      parts: {
+        sharedState: createEmbeddedState(),
+        authenticator: {
+          authenticate(username, password) {
+            checked.push(username);
+            return authenticator.authenticate(username, password);
+          },
         },
       },
     });
@@ -370,7 +374,7 @@ describe('sign-in answers', () => {
   });
 
   it('a successful sign-in does not reset the failures counted against its address', async () => {
-    const bff = createBff({ ...h.config, sharedState: undefined });
+    const bff = h.make({ parts: { sharedState: createEmbeddedState() } });
     try {
       for (let i = 0; i < 49; i += 1) await signIn(bff.app, `guess-${i}`, 'nope', '10.3.0.1');
       expect((await signIn(bff.app, 'demo', PASSWORD, '10.3.0.1')).status).toBe(200);

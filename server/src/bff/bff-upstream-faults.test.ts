@@ -2,13 +2,13 @@ import type { Company } from '@payments/shared';
 import { problemSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { request } from 'undici';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type SandboxFaults, startSandbox } from '../sandbox/index.ts';
+import type { UpstreamClientOptions } from '../upstream/index.ts';
 import { scriptedUpstream } from '../upstream/testing/scripted-upstream.ts';
 import { closedPort, serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
-import type { UserStore } from './auth/index.ts';
-import { type BffConfig, createBff } from './create-bff.ts';
-import { PASSWORD, signInOn, testAuthenticator, testUsers } from './testing/bff-harness.ts';
+import type { createBff } from './create-bff.ts';
+import { createTestBff, PASSWORD, signInOn } from './testing/bff-harness.ts';
 
 const companies: Company[] = [
   { id: 'acme', name: 'Acme', parent_id: null },
@@ -16,37 +16,23 @@ const companies: Company[] = [
 ];
 const credentials = { secretId: 'sandbox_id', secretPassword: 'sandbox_secret' };
 const cleanups: Array<() => Promise<void>> = [];
-let users: UserStore;
-
-beforeAll(async () => {
-  users = await testUsers();
-});
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-function bffFor(baseUrl: string, upstream: Partial<BffConfig['upstream']> = {}) {
-  const logs: string[] = [];
-  const bff = createBff({
-    environment: 'sandbox',
-    appSecret: 'a-test-secret-that-is-long-enough-123456',
+async function bffFor(baseUrl: string, upstream: Partial<UpstreamClientOptions> = {}) {
+  const bff = await createTestBff({
     upstream: {
       baseUrl,
       credentials,
       attemptTimeoutMs: 300,
       budgets: { list: { retries: 3, deadlineMs: 2_000 }, export: { retries: 3, deadlineMs: 2_000 } },
-      backoffBaseMs: 5,
-      backoffCapMs: 20,
       ...upstream,
     },
     companies,
-    users,
-    authenticator: testAuthenticator(users),
-    webDistDir: null,
-    logger: (line) => logs.push(line),
   });
   cleanups.push(bff.close);
-  return { bff, logs };
+  return { bff, logs: bff.logs };
 }
 
 async function signedIn(app: ReturnType<typeof createBff>['app']) {
@@ -92,13 +78,13 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
   '%s: a misbehaving upstream ends in the right problem, never a 500 or a hang',
   (route) => {
     it('refused connection → 502 upstream_unavailable', async () => {
-      const { bff } = bffFor(`http://127.0.0.1:${await closedPort()}/v1`);
+      const { bff } = await bffFor(`http://127.0.0.1:${await closedPort()}/v1`);
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_unavailable');
     });
 
     it('timeout → 504 upstream_timeout', async () => {
       const upstream = await scripted(() => new Promise<Response>(() => {}));
-      const { bff } = bffFor(upstream.baseUrl, {
+      const { bff } = await bffFor(upstream.baseUrl, {
         attemptTimeoutMs: 100,
         budgets: { list: { retries: 3, deadlineMs: 400 }, export: { retries: 3, deadlineMs: 400 } },
       });
@@ -108,7 +94,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
     });
 
     it('500 (the sandbox failing every request) → 502 upstream_unavailable', async () => {
-      const { bff } = bffFor(await faultySandbox({ error500: 1 }));
+      const { bff } = await bffFor(await faultySandbox({ error500: 1 }));
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_unavailable');
     });
 
@@ -117,7 +103,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
         () => new Response('down', { status: 503 }),
         () => Response.json(page(2, null)),
       );
-      const { bff, logs } = bffFor(upstream.baseUrl);
+      const { bff, logs } = await bffFor(upstream.baseUrl);
       const response = await (await signedIn(bff.app))(route);
       expect(response.status).toBe(200);
       expect(upstream.calls()).toBe(2);
@@ -130,7 +116,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
         () => new Response('{"oops":1}', { status: 429, headers: { 'retry-after': '1' } }),
         () => Response.json(page(1, null)),
       );
-      const { bff } = bffFor(upstream.baseUrl);
+      const { bff } = await bffFor(upstream.baseUrl);
       const started = Date.now();
       const response = await (await signedIn(bff.app))(route);
       expect(response.status).toBe(200);
@@ -138,25 +124,25 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
     });
 
     it('429 for longer than the deadline (the sandbox limiting every request) → 503 rate_limited with Retry-After', async () => {
-      const { bff } = bffFor(await faultySandbox({ rate429: 1, retryAfterSeconds: 30 }));
+      const { bff } = await bffFor(await faultySandbox({ rate429: 1, retryAfterSeconds: 30 }));
       const response = await (await signedIn(bff.app))(route);
       expect(response.headers.get('retry-after')).toBe('30');
       await expectProblem(response, 503, 'rate_limited');
     });
 
     it('malformed JSON (from the sandbox fault injection) → 502 upstream_bad_response', async () => {
-      const { bff } = bffFor(await faultySandbox({ malformed: 1 }));
+      const { bff } = await bffFor(await faultySandbox({ malformed: 1 }));
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_bad_response');
     });
 
     it('has_more=true with a null cursor → 502 upstream_bad_response', async () => {
       const upstream = await scripted(() => Response.json({ data: [], has_more: true, next_cursor: null }));
-      const { bff } = bffFor(upstream.baseUrl);
+      const { bff } = await bffFor(upstream.baseUrl);
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_bad_response');
     });
 
     it('upstream 401 (wrong credentials at the sandbox) → 502 upstream_rejected_credentials', async () => {
-      const { bff } = bffFor(await faultySandbox(), {
+      const { bff } = await bffFor(await faultySandbox(), {
         credentials: { secretId: 'sandbox_id', secretPassword: 'wrong' },
       });
       await expectProblem(await (await signedIn(bff.app))(route), 502, 'upstream_rejected_credentials');
@@ -164,7 +150,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
 
     it('upstream 403 → 403 forbidden_company', async () => {
       const upstream = await scripted(() => new Response('<h1>Forbidden</h1>', { status: 403 }));
-      const { bff } = bffFor(upstream.baseUrl);
+      const { bff } = await bffFor(upstream.baseUrl);
       const get = await signedIn(bff.app);
       await expectProblem(await get(route, { 'X-Company-Id': 'acme-eu' }), 403, 'forbidden_company');
       expect(upstream.calls()).toBe(1);
@@ -172,7 +158,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
 
     it('never echoes the upstream error body to the browser', async () => {
       const upstream = await scripted(() => new Response('SECRET-INTERNAL-STACKTRACE', { status: 500 }));
-      const { bff } = bffFor(upstream.baseUrl);
+      const { bff } = await bffFor(upstream.baseUrl);
       const response = await (await signedIn(bff.app))(route);
       expect(await response.text()).not.toContain('SECRET-INTERNAL');
     });
@@ -181,7 +167,7 @@ describe.each(['/api/payments', '/api/payments/export.csv'])(
 
 describe('export over real HTTP', () => {
   async function serveBff(baseUrl: string) {
-    const { bff } = bffFor(baseUrl);
+    const { bff } = await bffFor(baseUrl);
     const server = await serveOnLoopback(bff.app);
     cleanups.push(server.close);
     const login = await request(`${server.origin}/api/session`, {

@@ -1,11 +1,14 @@
-import { type AmountUnit, type Company, type Environment, rootCompany } from '@payments/shared';
+import { type Company, rootCompany } from '@payments/shared';
 import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { createEmbeddedState, type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
-import { createUpstreamClient, type UpstreamClientOptions } from '../upstream/index.ts';
+import type { Settings } from '../config/settings.ts';
+import { type Logger, logEvent, stdoutLogger } from '../runtime/logger.ts';
+import { type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
+import type { UpstreamClient } from '../upstream/index.ts';
+import { appConfigRoute } from './app-config-route.ts';
 import {
   type Authenticator,
   canonicalUsername,
@@ -17,142 +20,102 @@ import {
   createSignInGuard,
   deriveKey,
   type HashingBudget,
-  type SignInGuard,
   type UserStore,
 } from './auth/index.ts';
-import type { BffDeps, BffEnv } from './bff-context.ts';
-import { type Logger, logEvent, stdoutLogger } from './logger.ts';
+import { sessionRoutes } from './auth/session-routes.ts';
+import type { BffEnv } from './bff-env.ts';
+import { healthRoutes } from './health-routes.ts';
 import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { isSecureRequest } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
-import { createCompanyScope } from './payments/company-scope.ts';
-import { DEFAULT_MAX_SKIP_PAGES } from './payments/date-range.ts';
-import { createExportGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from './payments/export-gate.ts';
-import type { ListOrder } from './payments/group-merge.ts';
-import { createListCursors } from './payments/list-cursor.ts';
-import { createSummaryRuns, DEFAULT_SUMMARY_MAX_ROWS } from './payments/summary-runs.ts';
+import { createExportGate } from './payments/export/export-gate.ts';
+import { exportRoute } from './payments/export/export-route.ts';
+import { listRoute } from './payments/list/list-route.ts';
+import { summaryRoute } from './payments/summary/summary-route.ts';
+import { createSummaryRuns } from './payments/summary/summary-runs.ts';
+import { createCompanyScope } from './payments/walk/company-scope.ts';
+import { createListCursors } from './payments/walk/list-cursor.ts';
+import { createListSources } from './payments/walk/list-source.ts';
 import { problemResponse } from './problem-response.ts';
-import { configRoute } from './routes/config-route.ts';
-import { healthRoutes } from './routes/health-routes.ts';
-import { paymentsRoutes } from './routes/payments-routes.ts';
-import { sessionRoutes } from './routes/session-routes.ts';
 import { createWebAssets } from './web-assets.ts';
 
-export interface BffConfig {
-  environment: Environment;
-  /** Key material for sessions and cursors; every replica must share it. */
-  appSecret: string;
-  /** The Payments API and our credentials for it. */
-  upstream: Omit<UpstreamClientOptions, 'ownCompanyId' | 'log'>;
+/** What the BFF is made of beyond its settings: built by the composition (compose.ts) or by a test. */
+export interface BffParts {
+  /** The door to the Payments API. */
+  upstream: UpstreamClient;
   /** The credentials' company tree (validated); its root is the own company. */
   companies: readonly Company[];
   users: UserStore;
-  timeZone?: string;
-  /** What an integer `amount` means; decimal strings and fractional numbers are always major units. */
-  amountUnit?: AmountUnit;
-  sessionMaxAgeSeconds?: number;
-  /** SESSION_IDLE_TIMEOUT: a session without a request for this long has ended. Default 1800. */
-  sessionIdleSeconds?: number;
-  /**
-   * Sessions, throttles, download and summary places, the summary cache; default in-process (one replica). One
-   * passed in is the caller's to close.
-   */
-  sharedState?: SharedState;
-  trustProxy?: boolean;
-  /** The built SPA; null serves none (tests of the API alone). */
-  webDistDir?: string | null;
+  /** Sessions, throttles, download and summary places, the summary cache: what replicas share. */
+  sharedState: SharedState;
   logger?: Logger;
   now?: () => number;
-  signInGuard?: SignInGuard;
-  hashing?: HashingBudget;
-  /** Tests pass one with a cheap dummy hash; the default runs scrypt at the production cost. */
+  /** Tests pass one with a cheap hash; the default runs scrypt at the production cost. */
   authenticator?: Authenticator;
-  readyCacheMs?: number;
-  /** Concurrent CSV downloads per user and in all, and how long one may idle or run. */
-  exportLimits?: Partial<ExportLimits>;
-  /** DATE_TO_MAX_SKIP_PAGES: whole pages newer than date_to one list request may follow past. */
-  maxSkipPages?: number;
-  /** The upstream's list order, which the group view's merge relies on and checks. */
-  listOrder?: ListOrder;
-  /** SUMMARY_MAX_ROWS: rows a summary counts before it answers `complete: false`. */
-  summaryMaxRows?: number;
-  /** FRESHNESS_POLL_SECONDS: how often the list asks whether newer payments arrived. Default 60. */
-  freshnessPollSeconds?: number;
+  hashing?: HashingBudget;
 }
+
+/** The settings with a secret: the composition makes one up in sandbox mode. */
+export type BffSettings = Settings & { APP_SECRET: string };
 
 const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
 
 /**
  * The backend-for-frontend: the only holder of the upstream credentials and the only door from the browser to
- * the payments. Sessions and cursors are sealed with keys derived from `appSecret`, so replicas sharing it
- * accept each other's.
+ * the payments. Sessions and cursors are sealed with keys derived from `APP_SECRET`, so replicas sharing it
+ * accept each other's. The parts are the caller's to close.
  */
-export function createBff(config: BffConfig) {
-  const root = rootCompany(config.companies);
-  const logger = config.logger ?? stdoutLogger;
-  const now = config.now ?? Date.now;
-  const sessionMaxAgeSeconds = config.sessionMaxAgeSeconds ?? 8 * 3600;
-  const trustProxy = config.trustProxy ?? false;
-  const upstream = createUpstreamClient({
-    ...config.upstream,
-    ownCompanyId: root.id,
-    log: (event) => logEvent(logger, 'warn', { msg: 'upstream', ...event }),
+export function createBff(settings: BffSettings, parts: BffParts) {
+  const { upstream, companies, users, sharedState: state } = parts;
+  const logger = parts.logger ?? stdoutLogger;
+  const now = parts.now ?? Date.now;
+  const ownCompanyId = rootCompany(companies).id;
+  const scope = createCompanyScope(companies, ownCompanyId);
+  const sealer = createSessionSealer(settings.APP_SECRET, { maxAgeSeconds: settings.SESSION_MAX_AGE, now });
+  const sessions = createSessionRecords(state, {
+    idleMs: settings.SESSION_IDLE_TIMEOUT * 1000,
+    maxAgeMs: settings.SESSION_MAX_AGE * 1000,
   });
-  const state = config.sharedState ?? createEmbeddedState({ now });
-  const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...config.exportLimits };
-  const exports = createExportGate(state, exportLimits);
-  const deps: BffDeps = {
-    environment: config.environment,
-    timeZone: config.timeZone ?? 'UTC',
-    amountUnit: config.amountUnit ?? 'minor',
-    companies: config.companies,
-    ownCompanyId: root.id,
-    scope: createCompanyScope(config.companies, root.id),
-    users: config.users,
-    sealer: createSessionSealer(config.appSecret, { maxAgeSeconds: sessionMaxAgeSeconds, now }),
-    sessions: createSessionRecords(state, {
-      idleMs: (config.sessionIdleSeconds ?? 1800) * 1000,
-      maxAgeMs: sessionMaxAgeSeconds * 1000,
-    }),
-    devices: createDeviceCookies(config.appSecret),
-    state,
-    authenticator: config.authenticator ?? createAuthenticator(config.users),
-    signInGuard:
-      config.signInGuard ??
-      createSignInGuard(state, (name) => config.users.find(canonicalUsername(name)) !== undefined),
-    hashing: config.hashing ?? createHashingBudget(),
-    cursors: createListCursors(deriveKey(config.appSecret, 'cursor')),
-    upstream,
-    exports,
-    exportLimits,
-    maxSkipPages: config.maxSkipPages ?? DEFAULT_MAX_SKIP_PAGES,
-    listOrder: config.listOrder ?? 'created_at_desc',
-    summaries: createSummaryRuns(state),
-    summaryMaxRows: config.summaryMaxRows ?? DEFAULT_SUMMARY_MAX_ROWS,
-    sessionMaxAgeSeconds,
-    freshnessPollSeconds: config.freshnessPollSeconds ?? 60,
-    trustProxy,
-    logger,
-    now,
-  };
-  const web = createWebAssets(config.webDistDir === undefined ? null : config.webDistDir);
+  const exports = createExportGate(state, {
+    perUser: settings.EXPORT_MAX_PER_USER,
+    total: settings.EXPORT_MAX_TOTAL,
+  });
+  const sources = createListSources({ upstream, scope, order: settings.PAYMENTS_LIST_ORDER, settings });
+  const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'));
+  const web = createWebAssets(settings.WEB_DIST_DIR);
+  const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
 
   // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
   const api = new Hono<BffEnv>()
     .use(requireCsrfHeader())
-    .use(requireSession(deps, (method, path) => method === SIGN_IN.method && path === SIGN_IN.path))
+    .use(requireSession({ sealer, sessions, users }, isPublic))
     .use(compress())
-    .route('/session', sessionRoutes(deps))
-    .route('/config', configRoute(deps))
-    .route('/payments', paymentsRoutes(deps));
+    .route(
+      '/session',
+      sessionRoutes({
+        settings,
+        sealer,
+        sessions,
+        devices: createDeviceCookies(settings.APP_SECRET),
+        authenticator: parts.authenticator ?? createAuthenticator(users),
+        signInGuard: createSignInGuard(state, (name) => users.find(canonicalUsername(name)) !== undefined),
+        hashing: parts.hashing ?? createHashingBudget(),
+      }),
+    )
+    .route('/config', appConfigRoute({ settings, scope }))
+    .route('/payments', listRoute({ settings, scope, sources, cursors }))
+    .route('/payments/summary', summaryRoute({ settings, scope, sources, runs: createSummaryRuns(state) }))
+    .route('/payments/export.csv', exportRoute({ settings, scope, sources, exports, logger, now }));
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
     .use(requestLog(logger))
-    .use(...responseHeaders({ isSecure: (url, header) => isSecureRequest(url, header, trustProxy) }))
+    .use(
+      ...responseHeaders({ isSecure: (url, header) => isSecureRequest(url, header, settings.TRUST_PROXY) }),
+    )
     .route('/api', api)
-    .route('/', healthRoutes(deps, config.readyCacheMs ?? 5_000));
+    .route('/', healthRoutes({ upstream, state, ownCompanyId, now }));
 
   app.get('*', (c) =>
     c.req.path === '/api' || c.req.path.startsWith('/api/')
@@ -184,9 +147,6 @@ export function createBff(config: BffConfig) {
     /** The process is about to stop: downloads cut from now on are logged as cut by the shutdown. */
     stopping() {
       exports.stop();
-    },
-    async close() {
-      await Promise.all([upstream.close(), config.sharedState === undefined ? state.close() : undefined]);
     },
   };
 }

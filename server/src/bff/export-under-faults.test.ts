@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseFaults, type RunningSandbox, startSandbox } from '../sandbox/index.ts';
-import type { UserStore } from './auth/index.ts';
-import { createBff } from './create-bff.ts';
-import { signInOn, testAuthenticator, testUsers } from './testing/bff-harness.ts';
+import { createTestBff, signInOn, type TestBff } from './testing/bff-harness.ts';
 
 /** The README's fault mix, as the issue states it. */
 const FAULTS = 'latency_ms=5,error_500=0.05,error_503=0.05,rate_429=0.05,retry_after=1,malformed=0.02';
@@ -11,13 +9,8 @@ const DATA = { seedCount: 35_000, seed: 7 };
 const EXPORTS = 10;
 const PAGE_SIZE = 100;
 
-let users: UserStore;
 const sandboxes: RunningSandbox[] = [];
-const bffs: Array<ReturnType<typeof createBff>> = [];
-
-beforeAll(async () => {
-  users = await testUsers();
-});
+const bffs: TestBff[] = [];
 afterAll(async () => {
   for (const bff of bffs) await bff.close();
   for (const sandbox of sandboxes) await sandbox.close();
@@ -29,24 +22,17 @@ async function bffOver(faults: string) {
   sandboxes.push(sandbox);
   const tenant = sandbox.sandbox.tenants[0];
   if (!tenant) throw new Error('sandbox without tenants');
-  const logs: string[] = [];
-  const bff = createBff({
-    environment: 'sandbox',
-    appSecret: 'a-test-secret-that-is-long-enough-123456',
+  const bff = await createTestBff({
     upstream: {
       baseUrl: sandbox.baseUrl,
       credentials: { secretId: tenant.secretId, secretPassword: tenant.secretPassword },
-      backoffBaseMs: 5,
       backoffCapMs: 50,
     },
     companies: tenant.companies,
-    users,
-    authenticator: testAuthenticator(users),
-    webDistDir: null,
     // All ten downloads are one user's: the per-user cap is not what is under test.
-    exportLimits: { perUser: EXPORTS },
-    logger: (line) => logs.push(line),
+    settings: { EXPORT_MAX_PER_USER: EXPORTS },
   });
+  const logs = bff.logs;
   bffs.push(bff);
   const cookie = await signInOn(bff.app);
   const exportCsv = async () => {

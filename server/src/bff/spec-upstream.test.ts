@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveOnLoopback } from '../upstream/testing/serve-on-loopback.ts';
 import { type SpecUpstream, startSpecUpstream } from '../upstream/testing/spec-upstream.ts';
 import { createUserStore, hashPassword, type UserStore } from './auth/index.ts';
-import { createBff } from './create-bff.ts';
-import { signInOn, testAuthenticator } from './testing/bff-harness.ts';
+import type { createBff } from './create-bff.ts';
+import { createTestBff, signInOn, testAuthenticator } from './testing/bff-harness.ts';
 import { FAST_TEST_COST } from './testing/test-costs.ts';
 
 /**
@@ -42,19 +42,13 @@ afterAll(async () => {
 
 /** A BFF on `baseUrl`, signed in as `fin`: `get` is a same-origin API call, `logs` what the BFF logged. */
 async function bffOn(baseUrl: string, companies: readonly Company[]) {
-  const logs: string[] = [];
-  const bff = createBff({
-    environment: 'sandbox',
-    appSecret: 'spec-upstream-test-secret-0123456789abcdef',
-    upstream: { baseUrl, credentials, backoffBaseMs: 5, backoffCapMs: 20 },
+  const bff = await createTestBff({
+    upstream: { baseUrl, credentials },
     companies,
-    users,
-    authenticator: testAuthenticator(users),
-    timeZone: ZONE,
-    amountUnit: 'minor',
-    webDistDir: null,
-    logger: (line) => logs.push(line),
+    settings: { PAYMENTS_TIME_ZONE: ZONE, PAYMENTS_AMOUNT_UNIT: 'minor' },
+    parts: { users, authenticator: testAuthenticator(users) },
   });
+  const logs = bff.logs;
   cleanups.push(bff.close);
   const cookie = await signInOn(bff.app, 'fin', PASSWORD);
   const get = (path: string, companyId?: string) =>

@@ -1,10 +1,10 @@
 // `pnpm user:add`: hashes a password and adds (or replaces) a user in the users file.
 // An entry-point script, so it reads its own environment: AUTH_USERS_FILE, USER_ADD_PASSWORD, INIT_CWD.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPANY_ID_PATTERN } from '@payments/shared';
 import { hashPassword } from '../bff/auth/password.ts';
 import { type AuthUser, canonicalUsername, USERNAME_PATTERN, writeUser } from '../bff/auth/users.ts';
-import { fromInvocationFolder } from '../config/invocation-folder.ts';
 
 const MIN_PASSWORD_LENGTH = 12;
 const USAGE = `usage: pnpm user:add -- --username <name> (--companies <id,id,...> [--include-descendants] | --all)
@@ -104,7 +104,11 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError(`--companies must list company ids separated by commas${bad ? `: "${bad}"` : ''}`);
   }
 
-  const file = fromInvocationFolder(values.file ?? process.env.AUTH_USERS_FILE ?? 'users.json', process.env);
+  // pnpm runs the script in server/ and says where it was invoked in INIT_CWD.
+  const file = resolve(
+    process.env.INIT_CWD || process.cwd(),
+    values.file ?? process.env.AUTH_USERS_FILE ?? 'users.json',
+  );
 
   const password = await readPassword();
   if (password.length === 0) throw new UsageError('the password is empty');

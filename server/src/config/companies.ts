@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Company, companyTreeSchema } from '@payments/shared';
 import { basicCredentials } from '../upstream/index.ts';
-import { ConfigError } from './env.ts';
+import { ConfigError } from './settings.ts';
 
 function treeOrError(json: unknown, where: string): Company[] {
   const parsed = companyTreeSchema.safeParse(json);

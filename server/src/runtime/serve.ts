@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '@hono/node-server';
+import type { Settings } from '../config/settings.ts';
 import { gracefulCloser } from './graceful-close.ts';
 
 /** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
@@ -68,22 +69,17 @@ export function embeddedStartFailure(error: unknown): never {
 export async function serveUntilSignalled(
   app: { fetch: Parameters<typeof serve>[0]['fetch'] },
   {
-    host,
-    port,
-    maxConnections,
-    drainSeconds,
+    settings,
     onStopping,
     onStop,
   }: {
-    host: string;
-    port: number;
-    maxConnections?: number | undefined;
-    /** How long a stop waits for the requests in flight (a page, a CSV download) before cutting them. */
-    drainSeconds: number;
+    /** SHUTDOWN_DRAIN_SECONDS: how long a stop waits for the requests in flight (a page, a download). */
+    settings: Pick<Settings, 'HOST' | 'PORT' | 'MAX_CONNECTIONS' | 'SHUTDOWN_DRAIN_SECONDS'>;
     onStopping: () => void;
     onStop: () => Promise<unknown>;
   },
 ): Promise<AddressInfo> {
+  const { HOST: host, PORT: port } = settings;
   const server = await new Promise<Server>((resolve) => {
     const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
     const serverOptions = {
@@ -103,7 +99,7 @@ export async function serveUntilSignalled(
   // Behind a proxy an idle connection must outlive the proxy's own idle timeout, or the proxy may reuse one we
   // are closing in the same moment and fail it as a 502.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.maxConnections = maxConnections ?? connectionLimit();
+  server.maxConnections = settings.MAX_CONNECTIONS ?? connectionLimit();
   // Before the first line is printed: whoever reads it may signal us at once.
   const closeServer = gracefulCloser(server);
   let closing = false;
@@ -111,7 +107,7 @@ export async function serveUntilSignalled(
     if (closing) process.exit(1);
     closing = true;
     onStopping();
-    await closeServer({ drainMs: drainSeconds * 1000 });
+    await closeServer({ drainMs: settings.SHUTDOWN_DRAIN_SECONDS * 1000 });
     // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
     await Promise.race([onStop(), sleep(1_000)]);
     process.exit(0);

@@ -1,8 +1,8 @@
 import { BACKGROUND_HEADER, CSRF_HEADER, SIGNED_IN_HINT_COOKIE } from '@payments/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
-import { sessionCookieName } from '../auth/index.ts';
-import type { BffDeps, BffEnv } from '../bff-context.ts';
+import { type SessionRecords, type SessionSealer, sessionCookieName, type UserStore } from '../auth/index.ts';
+import type { BffEnv } from '../bff-env.ts';
 import { problemResponse } from '../problem-response.ts';
 
 /**
@@ -30,7 +30,7 @@ export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
  * request with 503: a session is never taken as valid because nobody could say otherwise.
  */
 export function requireSession(
-  deps: BffDeps,
+  deps: { sealer: SessionSealer; sessions: SessionRecords; users: UserStore },
   isPublic: (method: string, path: string) => boolean,
 ): MiddlewareHandler<BffEnv> {
   return async (c, next) => {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { BffEnv } from '../bff-context.ts';
-import { type Logger, logEvent } from '../logger.ts';
+import { type Logger, logEvent } from '../../runtime/logger.ts';
+import type { BffEnv } from '../bff-env.ts';
 
 /**
  * One line per request: method, path (never the query, which may hold cursors), status, duration, upstream

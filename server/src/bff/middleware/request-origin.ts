@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { BffEnv } from '../bff-context.ts';
+import type { BffEnv } from '../bff-env.ts';
 
 /**
  * Whether the browser reached us over HTTPS. Behind a TLS-terminating proxy only `X-Forwarded-Proto` can tell,

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { BffEnv } from '../bff-context.ts';
+import type { BffEnv } from '../bff-env.ts';
 
 /** No inline scripts or styles, no framing, no plugins: the SPA is built to need nothing more. */
 const CSP_DIRECTIVES = {

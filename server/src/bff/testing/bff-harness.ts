@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { Company } from '@payments/shared';
 import { Hono } from 'hono';
 import { fetchSandboxCompanies } from '../../config/companies.ts';
+import { parseSettings } from '../../config/settings.ts';
+import { logEvent } from '../../runtime/logger.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.ts';
 import { createEmbeddedState } from '../../shared-state/index.ts';
+import {
+  createUpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamLogEvent,
+} from '../../upstream/index.ts';
 import { type LoopbackServer, serveOnLoopback } from '../../upstream/testing/serve-on-loopback.ts';
 import {
   type AuthUser,
@@ -13,7 +20,7 @@ import {
   type UserStore,
   unmatchableHash,
 } from '../auth/index.ts';
-import { type BffConfig, createBff } from '../create-bff.ts';
+import { type BffParts, type BffSettings, createBff } from '../create-bff.ts';
 import { FAST_TEST_COST } from './test-costs.ts';
 
 /** What reached the upstream: for "nothing invalid forwarded" and "no upstream request made". */
@@ -56,16 +63,85 @@ export async function signInOn(
   return cookie;
 }
 
+/** Settings as the environment would give them, with a test secret and no SPA (unless a test sets one). */
+export function testSettings(overrides: Partial<BffSettings> = {}): BffSettings {
+  return {
+    ...parseSettings({}),
+    APP_SECRET: randomBytes(32).toString('base64url'),
+    WEB_DIST_DIR: '/nonexistent/web-dist',
+    ...overrides,
+  };
+}
+
+/** The upstream client's events into a test's log lines, as the composition logs them. */
+const logUpstreamTo = (logs: string[]) => (event: UpstreamLogEvent) =>
+  logEvent((line) => logs.push(line), 'warn', { msg: 'upstream', ...event });
+
+/** The upstream client a test BFF uses: quick backoff, so that retried faults cost milliseconds. */
+export const TEST_BACKOFF = { backoffBaseMs: 5, backoffCapMs: 20 };
+
+/** A BFF made by a test, with whatever of its parts the test made for it closed by `close`. */
+export type TestBff = ReturnType<typeof createBff> & { close(): Promise<void> };
+
+/**
+ * A BFF in front of any upstream, with the test users and an in-process store of its own; `close` closes what it
+ * made. Its log lines are kept in `logs`.
+ */
+export async function createTestBff(options: {
+  upstream: UpstreamClientOptions;
+  companies: readonly Company[];
+  settings?: Partial<BffSettings>;
+  parts?: Partial<BffParts>;
+}): Promise<TestBff & { logs: string[] }> {
+  const users = await testUsers();
+  const logs: string[] = [];
+  const upstream = createUpstreamClient({
+    ownCompanyId: options.companies[0]?.id,
+    log: logUpstreamTo(logs),
+    ...TEST_BACKOFF,
+    ...options.upstream,
+  });
+  const sharedState = createEmbeddedState();
+  const bff = createBff(testSettings(options.settings), {
+    upstream,
+    companies: options.companies,
+    users,
+    sharedState,
+    authenticator: testAuthenticator(users),
+    logger: (line) => logs.push(line),
+    ...options.parts,
+  });
+  return {
+    ...bff,
+    logs,
+    async close() {
+      await upstream.close();
+      await sharedState.close();
+    },
+  };
+}
+
 export interface Harness {
   sandbox: Sandbox;
   /** The sandbox behind a recording proxy on loopback: `${origin}/v1` is the BFF's upstream. */
   upstream: LoopbackServer;
   recorded: RecordedRequest[];
   companies: Company[];
-  appSecret: string;
-  bff: ReturnType<typeof createBff>;
+  bff: TestBff;
   logs: string[];
-  config: BffConfig;
+  settings: BffSettings;
+  /** How the harness's upstream client was made, for a test that needs another one. */
+  upstreamOptions: UpstreamClientOptions;
+  parts: BffParts;
+  /**
+   * Another BFF on the harness's sandbox: its settings and parts as the harness's, but for what is given. With
+   * `upstream`, a client of its own is made with those options; a given `sharedState` is closed with it.
+   */
+  make(overrides?: {
+    settings?: Partial<BffSettings>;
+    parts?: Partial<BffParts>;
+    upstream?: Partial<UpstreamClientOptions>;
+  }): TestBff;
   /** Signs in through the API and returns the `Cookie` header value. */
   signIn(username?: string, password?: string): Promise<string>;
   /** A same-origin API call with the anti-forgery header, and the cookie when given. */
@@ -77,7 +153,7 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { sandbox?: SandboxOptions; bff?: Partial<BffConfig> } = {},
+  options: { sandbox?: SandboxOptions; settings?: Partial<BffSettings>; parts?: Partial<BffParts> } = {},
 ): Promise<Harness> {
   const sandbox = createSandbox({ seedCount: 2_000, ...options.sandbox });
   const recorded: RecordedRequest[] = [];
@@ -95,21 +171,39 @@ export async function createHarness(
   recorded.length = 0;
   const users = await testUsers();
   const logs: string[] = [];
-  const appSecret = randomBytes(32).toString('base64url');
-  const config: BffConfig = {
-    environment: 'sandbox',
-    appSecret,
-    upstream: { baseUrl: `${upstream.origin}/v1`, credentials, backoffBaseMs: 5, backoffCapMs: 20 },
+  const settings = testSettings(options.settings);
+  const upstreamOptions: UpstreamClientOptions = {
+    baseUrl: `${upstream.origin}/v1`,
+    credentials,
+    ownCompanyId: companies[0]?.id,
+    log: logUpstreamTo(logs),
+    ...TEST_BACKOFF,
+  };
+  const parts: BffParts = {
+    upstream: createUpstreamClient(upstreamOptions),
     companies,
     users,
     authenticator: testAuthenticator(users),
-    webDistDir: null,
-    logger: (line) => logs.push(line),
-    // Shared by every BFF made from this config, as replicas share one store.
-    sharedState: createEmbeddedState(options.bff?.now ? { now: options.bff.now } : {}),
-    ...options.bff,
+    logger: (line: string) => logs.push(line),
+    // Shared by every BFF made from these parts, as replicas share one store.
+    sharedState: createEmbeddedState(options.parts?.now ? { now: options.parts.now } : {}),
+    ...options.parts,
   };
-  const bff = createBff(config);
+  const make: Harness['make'] = (overrides = {}) => {
+    const client = overrides.upstream && createUpstreamClient({ ...upstreamOptions, ...overrides.upstream });
+    const made = createBff(
+      { ...settings, ...overrides.settings },
+      { ...parts, ...(client ? { upstream: client } : {}), ...overrides.parts },
+    );
+    return {
+      ...made,
+      async close() {
+        await client?.close();
+        await overrides.parts?.sharedState?.close();
+      },
+    };
+  };
+  const bff: TestBff = { ...createBff(settings, parts), close: async () => {} };
 
   const call: Harness['call'] = (path, init = {}) => {
     const headers: Record<string, string> = { 'X-CSRF': '1', ...init.headers };
@@ -125,15 +219,17 @@ export async function createHarness(
     upstream,
     recorded,
     companies,
-    appSecret,
     bff,
     logs,
-    config,
+    settings,
+    upstreamOptions,
+    parts,
+    make,
     call,
     signIn: (username, password) => signInOn(bff.app, username, password),
     async close() {
-      await bff.close();
-      await config.sharedState?.close();
+      await parts.upstream.close();
+      await parts.sharedState.close();
       await upstream.close();
       sandbox.close();
     },

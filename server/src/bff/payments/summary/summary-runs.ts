@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Summary, summarySchema } from '@payments/shared';
-import type { SharedState } from '../../shared-state/index.ts';
+import type { SharedState } from '../../../shared-state/index.ts';
 
 /** How long a finished summary is served again for the same question. */
 export const SUMMARY_CACHE_MS = 60_000;

@@ -1,5 +1,5 @@
 import { COMPANY_ID_PATTERN, type Company, subtreeIds } from '@payments/shared';
-import { type AuthUser, allowedCompanyIds } from '../auth/index.ts';
+import { type AuthUser, allowedCompanyIds } from '../../auth/index.ts';
 
 export type CompanyChoice =
   | { ok: true; companyId: string }

@@ -1,9 +1,6 @@
 import { instantOf, type Payment, type PaymentPage } from '@payments/shared';
-import type { UpstreamFailure, UpstreamResult } from '../../upstream/index.ts';
-
-/** The order the upstream lists payments in, which the merge relies on and checks (PAYMENTS_LIST_ORDER). */
-export const LIST_ORDERS = ['created_at_desc', 'created_at_asc'] as const;
-export type ListOrder = (typeof LIST_ORDERS)[number];
+import type { ListOrder } from '../../../config/settings.ts';
+import type { UpstreamFailure, UpstreamResult } from '../../../upstream/index.ts';
 
 /** Where a row sits in the merged list's order: its instant, then its id, then its company (ids may repeat). */
 type RowKey = [instant: number, id: string | number, company: string];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSummaryCounter } from './summary.ts';
+import { createSummaryCounter } from './summary-counter.ts';
 
 /** An amount in minor units as a decimal in major units, by BigInt: the reference the counter is held to. */
 function reference(minor: bigint, digits: number): bigint {

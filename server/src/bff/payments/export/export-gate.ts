@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { SharedState } from '../../shared-state/index.ts';
+import type { SharedState } from '../../../shared-state/index.ts';
 
-/** How many CSV downloads may run at once, and for how long. */
-export interface ExportLimits {
-  perUser: number;
-  total: number;
+/** How long a download may wait for its reader, and run in all. */
+export const EXPORT_TIMES = {
   /** A download whose client accepts no bytes for this long is ended. */
-  idleMs: number;
-  /** No download runs longer than this. */
-  maxDurationMs: number;
-}
-
-export const DEFAULT_EXPORT_LIMITS: ExportLimits = {
-  perUser: 2,
-  total: 16,
   idleMs: 60_000,
+  /** No download runs longer than this. */
   maxDurationMs: 30 * 60_000,
 };
 
@@ -28,7 +19,7 @@ const LEASE_MS = 90_000;
  * replicas: each download walks the upstream for as long as it runs, so one user opening hundreds of them would
  * take the upstream and the BFF's memory from everyone else.
  */
-export function createExportGate(state: SharedState, limits: Pick<ExportLimits, 'perUser' | 'total'>) {
+export function createExportGate(state: SharedState, limits: { perUser: number; total: number }) {
   let stopping = false;
   let running = 0;
   const userKey = (user: string) => `exports:user:${user}`;

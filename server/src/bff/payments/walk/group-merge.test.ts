@@ -1,7 +1,7 @@
 import type { Payment, PaymentPage } from '@payments/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamResult } from '../../upstream/index.ts';
+import type { UpstreamResult } from '../../../upstream/index.ts';
 import { createGroupSource } from './group-merge.ts';
 
 const at = (second: number) => new Date(Date.UTC(2026, 9, 1) + second * 1000).toISOString().slice(0, 19);

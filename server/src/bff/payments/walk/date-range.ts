@@ -1,5 +1,5 @@
 import { instantOf, type Payment, type PaymentPage, wallTimeToInstant } from '@payments/shared';
-import type { UpstreamResult } from '../../upstream/index.ts';
+import type { UpstreamResult } from '../../../upstream/index.ts';
 
 /** How many whole pages newer than date_to one list request follows past before asking for a narrower range. */
 export const DEFAULT_MAX_SKIP_PAGES = 2_000;

@@ -3,16 +3,17 @@ import { type Session, SIGNED_IN_HINT_COOKIE, signInSchema, signOutSchema } from
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import {
-  canonicalUsername,
-  DEVICE_COOKIE_MAX_AGE_SECONDS,
-  deviceCookieName,
-  sessionCookieName,
-  sessionCookieOptions,
-} from '../auth/index.ts';
-import type { BffDeps, BffEnv } from '../bff-context.ts';
+import type { Settings } from '../../config/settings.ts';
+import type { BffEnv } from '../bff-env.ts';
 import { clientAddress } from '../middleware/request-origin.ts';
 import { problemResponse } from '../problem-response.ts';
+import type { Authenticator } from './authenticate.ts';
+import { DEVICE_COOKIE_MAX_AGE_SECONDS, type DeviceCookies, deviceCookieName } from './device-cookie.ts';
+import type { HashingBudget } from './hashing-budget.ts';
+import { type SessionSealer, sessionCookieName, sessionCookieOptions } from './session-cookie.ts';
+import type { SessionRecords } from './session-records.ts';
+import type { SignInGuard } from './sign-in-guard.ts';
+import { canonicalUsername } from './users.ts';
 
 const sessionOf = (username: string, exp: number): Session => ({
   username,
@@ -20,7 +21,15 @@ const sessionOf = (username: string, exp: number): Session => ({
 });
 
 /** `/api/session`: sign in (the one `/api` route without a session), read, sign out (here or everywhere). */
-export function sessionRoutes(deps: BffDeps) {
+export function sessionRoutes(deps: {
+  settings: Pick<Settings, 'TRUST_PROXY' | 'SESSION_MAX_AGE'>;
+  sealer: SessionSealer;
+  sessions: SessionRecords;
+  devices: DeviceCookies;
+  authenticator: Authenticator;
+  signInGuard: SignInGuard;
+  hashing: HashingBudget;
+}) {
   return new Hono<BffEnv>()
     .post(
       '/',
@@ -35,7 +44,7 @@ export function sessionRoutes(deps: BffDeps) {
       async (c) => {
         const { username, password } = c.req.valid('json');
         const name = canonicalUsername(username);
-        const address = clientAddress(c, deps.trustProxy);
+        const address = clientAddress(c, deps.settings.TRUST_PROXY);
         const isSecure = c.get('secure');
         const device = deps.devices.deviceOf(getCookie(c, deviceCookieName(isSecure)), name);
         const verdict = await deps.signInGuard.check(name, address, device);
@@ -74,10 +83,10 @@ export function sessionRoutes(deps: BffDeps) {
           c,
           sessionCookieName(isSecure),
           value,
-          sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
+          sessionCookieOptions(isSecure, deps.settings.SESSION_MAX_AGE),
         );
         setCookie(c, SIGNED_IN_HINT_COOKIE, '1', {
-          ...sessionCookieOptions(isSecure, deps.sessionMaxAgeSeconds),
+          ...sessionCookieOptions(isSecure, deps.settings.SESSION_MAX_AGE),
           httpOnly: false,
         });
         if (device === null)

@@ -1,8 +1,9 @@
+import type { LOG_FORMATS } from '../config/settings.ts';
+
 /** Where the BFF's log lines go: one JSON object per line, or a short human line on a terminal. */
 export type Logger = (line: string) => void;
 
-export const LOG_FORMATS = ['pretty', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** One log event as the logger receives it; callers pass only fields safe to keep: never secrets or payment data. */
 type Fields = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { Payment, PaymentPage } from '@payments/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamResult } from '../../upstream/index.ts';
+import type { UpstreamResult } from '../../../upstream/index.ts';
 import { keepUpTo, nextPageUpTo } from './date-range.ts';
 
 /** An upstream over `rows` in the given order, `size` rows a page, its cursor the next offset. */

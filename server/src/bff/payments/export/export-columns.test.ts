@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { columnsFor, KNOWN_COLUMNS, recordCells } from './export-columns.ts';
+
+describe('CSV columns', () => {
+  it('are the known columns, then fields of the first page without one, then other_fields when records vary', () => {
+    expect(
+      columnsFor([
+        { id: 'p1', fee: 1, amount: 5 },
+        { id: 'p2', tags: [], fee: 2 },
+      ]),
+    ).toEqual([...KNOWN_COLUMNS, 'fee', 'tags', 'other_fields']);
+  });
+
+  it('have no other_fields column when every record of the first page has the same fields', () => {
+    const uniform = [
+      { id: 'p1', amount: 5, fee: 1 },
+      { fee: 2, id: 'p2', amount: 7 },
+    ];
+    expect(columnsFor(uniform)).toEqual([...KNOWN_COLUMNS, 'fee']);
+    expect(recordCells({ id: 'p3', fee: 3, later: 'x' }, columnsFor(uniform), berlinMinor)).toHaveLength(
+      KNOWN_COLUMNS.length + 1,
+    );
+  });
+
+  it('are the columns the user sees, in their order, each with its companions, the id first', () => {
+    expect(columnsFor([{ id: 'p1', fee: 1 }], ['created_at', 'status', 'amount', 'fee', '@company'])).toEqual(
+      [
+        'id',
+        'created_at',
+        'created_at_utc',
+        'status',
+        'amount',
+        'currency',
+        'amount_raw',
+        'fee',
+        'company_id',
+      ],
+    );
+    expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['id', 'currency', 'amount', 'amount_raw']);
+  });
+});
+
+const berlinMinor = { timeZone: 'Europe/Berlin', amountUnit: 'minor' } as const;
+
+describe('CSV record', () => {
+  const berlin: { timeZone: string; amountUnit: 'minor' | 'major' } = {
+    timeZone: 'Europe/Berlin',
+    amountUnit: 'minor',
+  };
+  const columns = [...KNOWN_COLUMNS, 'other_fields'];
+  const cells = (record: Record<string, unknown>, how = berlin) =>
+    Object.fromEntries(
+      columns.map((column, i) => [column, recordCells({ id: 'p', ...record }, columns, how)[i]]),
+    );
+
+  it('gives the amount in major units as an exact decimal beside the raw value', () => {
+    expect(cells({ amount: 10435, currency: 'EUR' })).toMatchObject({ amount: '104.35', amount_raw: 10435 });
+    expect(cells({ amount: 109389, currency: 'JPY' })).toMatchObject({ amount: '109389' });
+    expect(cells({ amount: 1234, currency: 'BHD' })).toMatchObject({ amount: '1.234' });
+    expect(cells({ amount: '1234.50', currency: 'EUR' })).toMatchObject({
+      amount: '1234.50',
+      amount_raw: '1234.50',
+    });
+    expect(cells({ amount: 12.5, currency: 'USD' })).toMatchObject({ amount: '12.50' });
+    expect(cells({ amount: 1234, currency: 'EUR' }, { ...berlin, amountUnit: 'major' })).toMatchObject({
+      amount: '1234.00',
+    });
+  });
+
+  it('leaves the amount empty and keeps the raw value when it cannot be read as money', () => {
+    expect(cells({ amount: '12,50', currency: 'EUR' })).toMatchObject({ amount: null, amount_raw: '12,50' });
+    expect(cells({ amount: { value: 1 }, currency: 'EUR' })).toMatchObject({ amount: null });
+    expect(cells({ currency: 'EUR' })).toMatchObject({ amount: null, amount_raw: undefined });
+  });
+
+  it('writes created_at with the configured zone offset, and the same instant in UTC', () => {
+    expect(cells({ created_at: '2026-07-01T12:00:00' })).toMatchObject({
+      created_at: '2026-07-01T12:00:00+02:00',
+      created_at_utc: '2026-07-01T10:00:00.000Z',
+    });
+    expect(cells({ created_at: '2026-01-15T08:15:30.123Z' })).toMatchObject({
+      created_at: '2026-01-15T09:15:30.123+01:00',
+      created_at_utc: '2026-01-15T08:15:30.123Z',
+    });
+    expect(cells({ created_at: 'yesterday' })).toMatchObject({ created_at: 'yesterday', created_at_utc: '' });
+  });
+
+  it('keeps every field without a column, of any type, in other_fields', () => {
+    const other = cells({ metadata: { a: [1] }, tags: ['x'] }).other_fields as Record<string, unknown>;
+    expect({ ...other }).toEqual({ metadata: { a: [1] }, tags: ['x'] });
+  });
+});

@@ -1,0 +1,153 @@
+import { type AmountUnit, instantOf, isoInZone, majorAmount, type Payment } from '@payments/shared';
+
+/**
+ * The columns a reader expects first. `amount` is the exact decimal in major units beside its `currency` (empty
+ * when the upstream's value cannot be read as money), `amount_raw` the value as the upstream sent it; `created_at`
+ * is ISO 8601 with the configured zone's offset and `created_at_utc` the same instant in UTC (the raw text when it
+ * is no date-time).
+ */
+export const KNOWN_COLUMNS = [
+  'id',
+  'company_id',
+  'created_at',
+  'created_at_utc',
+  'status',
+  'amount',
+  'currency',
+  'amount_raw',
+  'description',
+  'counterparty',
+  'reference',
+] as const;
+/** The upstream fields the known columns are made from. */
+const INTERPRETED_FIELDS = new Set([
+  'id',
+  'company_id',
+  'created_at',
+  'status',
+  'amount',
+  'currency',
+  'description',
+  'counterparty',
+  'reference',
+]);
+/**
+ * Fields not given a column of their own land here as JSON, so nothing is lost: those first seen after the first
+ * page, and a field that is itself named `other_fields`.
+ */
+export const OTHER_FIELDS_COLUMN = 'other_fields';
+
+/** The dashboard's column for a group row's company name; in the file, the company's id. */
+const COMPANY_VIEW_COLUMN = '@company';
+/** A chosen column and the columns that go with it in the file. */
+const COMPANIONS = new Map<string, readonly string[]>([
+  ['amount', ['amount', 'currency', 'amount_raw']],
+  ['created_at', ['created_at', 'created_at_utc']],
+  [COMPANY_VIEW_COLUMN, ['company_id']],
+]);
+
+/**
+ * Columns for the file. With `chosen` (the columns the user sees, in order): the payment id, then those, each
+ * with its companions. Without (all columns): the known ones, then fields of the first page that have none, in
+ * order of appearance, then `other_fields` only when the first page's records differ in their fields (an upstream
+ * whose records vary may bring a field on a later page that has no column of its own; one that sends the same
+ * fields every time gets no empty column).
+ */
+export function columnsFor(firstPage: readonly Payment[], chosen?: readonly string[]): string[] {
+  if (chosen !== undefined) {
+    const columns = new Set<string>(['id']);
+    for (const id of chosen) for (const column of COMPANIONS.get(id) ?? [id]) columns.add(column);
+    return [...columns];
+  }
+  const columns: string[] = [...KNOWN_COLUMNS];
+  const seen = new Set<string>([...columns, ...INTERPRETED_FIELDS, OTHER_FIELDS_COLUMN]);
+  const shapes = new Set<string>();
+  for (const record of firstPage) {
+    const keys = Object.keys(record);
+    shapes.add(keys.toSorted().join('\u0000'));
+    for (const key of keys) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  if (shapes.size > 1 || firstPage.some((record) => Object.hasOwn(record, OTHER_FIELDS_COLUMN)))
+    columns.push(OTHER_FIELDS_COLUMN);
+  return columns;
+}
+
+/**
+ * The download's file name says what it holds: company (and group), status, range, e.g.
+ * `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv`; without a range, the day it was made.
+ * Only characters every file system and spreadsheet takes.
+ */
+export function exportFileName(what: {
+  company: string;
+  group: boolean;
+  status?: string | undefined;
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
+  today: string;
+}): string {
+  const day = (dateTime: string) => dateTime.slice(0, 10);
+  const range =
+    what.dateFrom && what.dateTo
+      ? `${day(what.dateFrom)}_to_${day(what.dateTo)}`
+      : what.dateFrom
+        ? `${day(what.dateFrom)}_to_${what.today}`
+        : what.dateTo
+          ? `until_${day(what.dateTo)}`
+          : what.today;
+  const parts = ['payments', what.company, what.group ? 'group' : '', what.status ?? '', range];
+  return `${parts
+    .filter(Boolean)
+    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-'))
+    .join('_')}.csv`;
+}
+
+export interface Interpretation {
+  timeZone: string;
+  amountUnit: AmountUnit;
+}
+
+/** The cells of one record, in `columns` order. */
+export function recordCells(
+  record: Payment,
+  columns: readonly string[],
+  how: Interpretation,
+  company?: string,
+): unknown[] {
+  const instant = instantOf(record.created_at, how.timeZone);
+  const derived: Record<(typeof KNOWN_COLUMNS)[number], unknown> = {
+    id: record.id,
+    company_id: record.company_id ?? company,
+    created_at: instant === null ? record.created_at : isoInZone(instant, how.timeZone),
+    created_at_utc: instant === null ? '' : new Date(instant).toISOString(),
+    status: record.status,
+    amount: majorAmount(record.amount, record.currency, how.amountUnit),
+    currency: record.currency,
+    amount_raw: record.amount,
+    description: record.description,
+    counterparty: record.counterparty,
+    reference: record.reference,
+  };
+  const cells: unknown[] = [];
+  const named = new Set<string>(INTERPRETED_FIELDS);
+  for (const column of columns) {
+    if (column === OTHER_FIELDS_COLUMN) continue;
+    named.add(column);
+    cells.push(Object.hasOwn(derived, column) ? derived[column as keyof typeof derived] : record[column]);
+  }
+  if (!columns.includes(OTHER_FIELDS_COLUMN)) return cells;
+  let others: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    if (!named.has(key)) {
+      // Without a prototype, a key named `__proto__` is stored as a field like any other.
+      others ??= Object.create(null) as Record<string, unknown>;
+      others[key] = value;
+    }
+  }
+  cells.push(others);
+  return cells;
+}
