@@ -10,10 +10,11 @@ import { createBff } from './bff/create-bff.ts';
 import { loadCompaniesFile } from './config/companies.ts';
 import { ConfigError, parseSettings } from './config/settings.ts';
 import { logEvent, setLogFormat, stdoutLogger } from './runtime/logger.ts';
+import { createMetrics, serveMetrics } from './runtime/metrics.ts';
 import { embeddedStartFailure } from './runtime/serve.ts';
 import { DEFAULT_CREDENTIALS, startEmbeddedSandbox } from './sandbox/index.ts';
 import { createEmbeddedState, createRedisState } from './shared-state/index.ts';
-import { createUpstreamClient } from './upstream/index.ts';
+import { createUpstreamBudget, createUpstreamClient } from './upstream/index.ts';
 
 const log = (level: 'info' | 'error', fields: Record<string, unknown>) =>
   logEvent(stdoutLogger, level, fields);
@@ -61,16 +62,33 @@ export async function compose(env: Record<string, string | undefined>) {
           url: settings.SHARED_STATE_URL,
           onError: (problem) => log('error', { msg: 'shared_state_error', problem }),
         });
+  const metrics = createMetrics();
+  const budget = createUpstreamBudget({
+    state: sharedState,
+    maxRps: settings.UPSTREAM_MAX_RPS,
+    maxConcurrency: settings.UPSTREAM_MAX_CONCURRENCY,
+    onWait: (cls, ms) => metrics.budgetWaitSeconds.observe({ class: cls }, ms / 1000),
+  });
   const upstream = createUpstreamClient({
     baseUrl: upstreamAt.baseUrl,
     credentials: upstreamAt.credentials,
     ownCompanyId: rootCompany(companies).id,
+    budget,
+    pageReuseMs: settings.UPSTREAM_PAGE_REUSE_MS,
     log: (event) => logEvent(stdoutLogger, 'warn', { msg: 'upstream', ...event }),
+    observe: (event) => {
+      if (event.kind === 'shared') return metrics.sharedAnswers.inc({ how: event.how });
+      metrics.upstreamRequests.inc({ outcome: event.outcome, class: event.cls });
+      metrics.upstreamSeconds.observe({ class: event.cls }, event.seconds);
+      if (event.outcome === '429') metrics.upstreamRefused.inc();
+    },
   });
+  const metricsServer =
+    settings.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, settings.METRICS_PORT);
   const bff = createBff(
     // Sandbox mode only (production requires APP_SECRET): sessions and cursors then end with the process.
     { ...settings, APP_SECRET: settings.APP_SECRET ?? randomBytes(32).toString('base64url') },
-    { upstream, companies, users: users.users, sharedState },
+    { upstream, companies, users: users.users, sharedState, metrics },
   );
   return {
     settings,
@@ -80,7 +98,8 @@ export async function compose(env: Record<string, string | undefined>) {
     /** Releases everything the composition opened. */
     close: async () => {
       users.close();
-      await Promise.all([upstream.close(), sharedState.close(), embedded?.close()]);
+      budget.close();
+      await Promise.all([upstream.close(), sharedState.close(), embedded?.close(), metricsServer?.close()]);
     },
   };
 }

@@ -143,4 +143,40 @@ describe('pnpm start (server/src/main.ts)', () => {
     expect(await answer).toBe(200);
     expect(result.code).toBe(0);
   });
+
+  it('METRICS_PORT serves Prometheus text on loopback, with the upstream requests counted; the public port has none', async () => {
+    const metricsPort = await closedPort();
+    let seen: { metrics: string; publicStatus: number } | undefined;
+    const result = await run(
+      {
+        PORT: String(await closedPort()),
+        SANDBOX_PORT: String(await closedPort()),
+        DEMO_PASSWORD: 'let-me-in-please',
+        METRICS_PORT: String(metricsPort),
+      },
+      /Sign in as demo/,
+      (child, stdout) => {
+        const origin = /Payments dashboard: (http:\/\/\S+)/.exec(stdout)?.[1] ?? '';
+        void (async () => {
+          const signIn = await fetch(`${origin}/api/session`, {
+            method: 'POST',
+            headers: { 'x-csrf': '1', 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'demo', password: 'let-me-in-please' }),
+          });
+          const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+          await (
+            await fetch(`${origin}/api/payments?limit=2`, { headers: { cookie, 'x-csrf': '1' } })
+          ).json();
+          const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+          const publicStatus = (await fetch(`${origin}/metrics`, { headers: { accept: 'text/plain' } }))
+            .status;
+          seen = { metrics, publicStatus };
+        })().finally(() => child.kill('SIGTERM'));
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(seen?.metrics).toMatch(/^payments_upstream_requests_total\{outcome="page",class="page"\} 1$/m);
+    expect(seen?.metrics).toContain('# TYPE payments_upstream_budget_wait_seconds histogram');
+    expect(seen?.publicStatus).toBe(404);
+  });
 });

@@ -6,6 +6,7 @@ import { requestId } from 'hono/request-id';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Settings } from '../config/settings.ts';
 import { type Logger, logEvent, stdoutLogger } from '../runtime/logger.ts';
+import type { Metrics } from '../runtime/metrics.ts';
 import { type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
 import { appConfigRoute } from './app-config-route.ts';
@@ -50,6 +51,8 @@ export interface BffParts {
   /** Sessions, throttles, download and summary places, the summary cache: what replicas share. */
   sharedState: SharedState;
   logger?: Logger;
+  /** The process's metrics, when an operator reads them (METRICS_PORT). */
+  metrics?: Metrics;
   now?: () => number;
   /** Tests pass one with a cheap hash; the default runs scrypt at the production cost. */
   authenticator?: Authenticator;

@@ -132,6 +132,16 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       FRESHNESS_POLL_SECONDS: whole('a whole number of seconds from 1 to 3600', 1, 3_600).default(60),
       EXPORT_MAX_PER_USER: whole('a whole number of downloads from 1 to 100', 1, 100).default(2),
       EXPORT_MAX_TOTAL: whole('a whole number of downloads from 1 to 10000', 1, 10_000).default(16),
+      /** Unset: no bound of the deployment's own; the upstream's 429s still slow it. */
+      UPSTREAM_MAX_RPS: whole(
+        'a whole number of requests per second from 1 to 100000',
+        1,
+        100_000,
+      ).optional(),
+      UPSTREAM_MAX_CONCURRENCY: whole('a whole number of requests from 1 to 10000', 1, 10_000).default(32),
+      UPSTREAM_PAGE_REUSE_MS: whole('a number of milliseconds from 0 to 600000', 0, 600_000).default(1_000),
+      /** Unset: no metrics. */
+      METRICS_PORT: whole('an integer 1–65535', 1, 65_535).optional(),
     })
     .superRefine((env, ctx) => {
       const need = (name: keyof typeof env, why: string) => {

@@ -1,6 +1,8 @@
-import type { SharedState } from './shared-state.ts';
+import type { ScoreRange, SharedState } from './shared-state.ts';
 
-type Value = string | number | Set<string> | Map<string, number>;
+type Value = string | number | Set<string> | Map<string, number> | Scored;
+/** Members by score, kept sorted by score (then member) as Redis orders them. */
+type Scored = { scored: { member: string; score: number }[] };
 interface Entry {
   value: Value;
   expiresAt: number;
@@ -30,6 +32,12 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
     entries.delete(key);
     return undefined;
   };
+  const scoredOf = (key: string): Scored['scored'] => {
+    const value = live(key)?.value;
+    return typeof value === 'object' && 'scored' in value ? value.scored : [];
+  };
+  const inRange = (items: Scored['scored'], min: number, max: number) =>
+    items.filter((item) => item.score >= min && item.score <= max);
   const text = (entry: Entry | undefined) =>
     entry === undefined ? null : typeof entry.value === 'object' ? null : String(entry.value);
   const leasesOf = (key: string): Map<string, number> => {
@@ -110,6 +118,41 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
       const leases = leasesOf(key);
       leases.delete(holder);
       storeLeases(key, leases);
+    },
+    async reserveTurn(key, intervalMs) {
+      const time = now();
+      const entry = live(key);
+      const start = Math.max(typeof entry?.value === 'number' ? entry.value : 0, time);
+      entries.set(key, { value: start + intervalMs, expiresAt: start + intervalMs + 1_000 });
+      return start - time;
+    },
+    async holdTurns(key, ms) {
+      const time = now();
+      const entry = live(key);
+      const next = Math.max(typeof entry?.value === 'number' ? entry.value : 0, time + ms);
+      entries.set(key, { value: next, expiresAt: next + 1_000 });
+    },
+    async addScored(key, member, score, { ttlMs, max }) {
+      const items = scoredOf(key).filter((item) => item.member !== member);
+      items.push({ member, score });
+      items.sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+      entries.set(key, {
+        value: { scored: items.slice(Math.max(0, items.length - max)) },
+        expiresAt: now() + ttlMs,
+      });
+    },
+    async rangeScored(key, { min, max, reverse = false, offset = 0, limit }: ScoreRange) {
+      const items = inRange(scoredOf(key), min, max);
+      if (reverse) items.reverse();
+      return items.slice(offset, offset + limit).map((item) => item.member);
+    },
+    async countScored(key, min, max) {
+      return inRange(scoredOf(key), min, max).length;
+    },
+    async removeScored(key, member) {
+      const value = live(key)?.value;
+      if (typeof value === 'object' && 'scored' in value)
+        value.scored = value.scored.filter((item) => item.member !== member);
     },
     async ping() {},
     async close() {

@@ -34,6 +34,27 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]), 'GT')
 return 1`;
 
+// The turn after the last one reserved (milliseconds on the server's clock), or a pause: ARGV[1] is the interval
+// of a reservation, ARGV[2] a pause in milliseconds (then nothing is reserved).
+const TURN = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local next = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[2]) > 0 then
+  next = math.max(next, now + tonumber(ARGV[2]))
+  redis.call('SET', KEYS[1], next, 'PX', next - now + 1000)
+  return 0
+end
+local start = math.max(next, now)
+redis.call('SET', KEYS[1], start + tonumber(ARGV[1]), 'PX', start + tonumber(ARGV[1]) - now + 1000)
+return start - now`;
+const ADD_SCORED = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if extra > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1) end
+return 1`;
+
 /**
  * The Redis (or Valkey) store, for several replicas. Commands are never queued while the connection is down and
  * time out after a second: a request that needs the store then fails at once with SharedStateUnavailable (503),
@@ -121,6 +142,32 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     release: (key, holder) =>
       call(async () => {
         await client.zRem(key, holder);
+      }),
+    reserveTurn: (key, intervalMs) =>
+      call(async () =>
+        Number(await client.eval(TURN, { keys: [key], arguments: [String(intervalMs), '0'] })),
+      ),
+    holdTurns: (key, ms) =>
+      call(async () => {
+        await client.eval(TURN, { keys: [key], arguments: ['0', String(Math.max(1, Math.ceil(ms)))] });
+      }),
+    addScored: (key, member, score, { ttlMs, max }) =>
+      call(async () => {
+        await client.eval(ADD_SCORED, {
+          keys: [key],
+          arguments: [member, String(score), String(ttlMs), String(max)],
+        });
+      }),
+    rangeScored: (key, { min, max, reverse = false, offset = 0, limit }) =>
+      call(() =>
+        reverse
+          ? client.zRange(key, max, min, { BY: 'SCORE', REV: true, LIMIT: { offset, count: limit } })
+          : client.zRange(key, min, max, { BY: 'SCORE', LIMIT: { offset, count: limit } }),
+      ),
+    countScored: (key, min, max) => call(() => client.zCount(key, min, max)),
+    removeScored: (key, member) =>
+      call(async () => {
+        await client.zRem(key, member);
       }),
     ping: () =>
       call(async () => {

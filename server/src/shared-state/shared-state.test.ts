@@ -117,6 +117,41 @@ describe.each(stores)('the %s shared state', (_name, make) => {
     expect(await state.acquire('p', 'h5', 2, 5_000)).toBe(false);
   });
 
+  it('hands out turns of a rate one interval apart, and a pause moves every later turn', async () => {
+    const waits = await Promise.all(Array.from({ length: 5 }, () => state.reserveTurn('rate', 100)));
+    const sorted = waits.toSorted((a, b) => a - b);
+    expect(sorted[0]).toBeLessThanOrEqual(5);
+    // Each turn one interval after the one before (a few ms of clock between the calls allowed).
+    for (let i = 1; i < sorted.length; i++)
+      expect((sorted[i] as number) - (sorted[i - 1] as number)).toBeGreaterThanOrEqual(90);
+    await state.holdTurns('paused', 1_000);
+    const wait = await state.reserveTurn('paused', 10);
+    expect(wait).toBeGreaterThan(900);
+    expect(wait).toBeLessThanOrEqual(1_000);
+  });
+
+  it('keeps members ordered by score, in either direction, counted, and at most `max` of them', async () => {
+    for (const [member, score] of [
+      ['c', 30],
+      ['a', 10],
+      ['b', 20],
+      ['d', 40],
+    ] as const)
+      await state.addScored('sc', member, score, { ttlMs: 5_000, max: 3 });
+    // The lowest score left first.
+    expect(await state.rangeScored('sc', { min: 0, max: 100, limit: 10 })).toEqual(['b', 'c', 'd']);
+    expect(await state.rangeScored('sc', { min: 21, max: 100, limit: 1 })).toEqual(['c']);
+    expect(await state.rangeScored('sc', { min: 0, max: 35, reverse: true, limit: 10 })).toEqual(['c', 'b']);
+    expect(await state.rangeScored('sc', { min: 0, max: 100, offset: 1, limit: 1 })).toEqual(['c']);
+    expect(await state.countScored('sc', 20, 30)).toBe(2);
+    // A member added again moves to its new score.
+    await state.addScored('sc', 'b', 50, { ttlMs: 5_000, max: 3 });
+    expect(await state.rangeScored('sc', { min: 0, max: 100, limit: 10 })).toEqual(['c', 'd', 'b']);
+    await state.removeScored('sc', 'd');
+    expect(await state.countScored('sc', 0, 100)).toBe(2);
+    expect(await state.rangeScored('none', { min: 0, max: 100, limit: 10 })).toEqual([]);
+  });
+
   it('hands out places one at a time under concurrent requests', async () => {
     const tries = await Promise.all(
       Array.from({ length: 40 }, (_, i) => state.acquire('race', `h${i}`, 16, 5_000)),

@@ -30,6 +30,27 @@ export interface SharedState {
   /** Extends `holder`'s place; false when it was lost (expired). */
   renew(key: string, holder: string, leaseMs: number): Promise<boolean>;
   release(key: string, holder: string): Promise<void>;
+  /**
+   * A turn in a rate of one per `intervalMs` shared by every replica (the generic cell rate algorithm): reserves
+   * the next free turn and says how many milliseconds the caller waits for it.
+   */
+  reserveTurn(key: string, intervalMs: number): Promise<number>;
+  /** Moves every turn not yet reserved under `key` at least `ms` from now: a pause everyone observes. */
+  holdTurns(key: string, ms: number): Promise<void>;
+  /**
+   * Adds `member` to a set ordered by `score`, which lives `ttlMs` from its last addition and keeps at most `max`
+   * members (the lowest scores leave first).
+   */
+  addScored(
+    key: string,
+    member: string,
+    score: number,
+    options: { ttlMs: number; max: number },
+  ): Promise<void>;
+  /** Members whose score lies in [min, max], lowest first (highest first with `reverse`), from `offset`, at most `limit`. */
+  rangeScored(key: string, range: ScoreRange): Promise<string[]>;
+  countScored(key: string, min: number, max: number): Promise<number>;
+  removeScored(key: string, member: string): Promise<void>;
   /** Throws SharedStateUnavailable when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -38,4 +59,12 @@ export interface SharedState {
 /** The store could not be asked: a temporary failure, answered 503 `shared_state_unavailable`. */
 export class SharedStateUnavailable extends Error {
   override name = 'SharedStateUnavailable';
+}
+
+export interface ScoreRange {
+  min: number;
+  max: number;
+  reverse?: boolean;
+  offset?: number;
+  limit: number;
 }

@@ -221,10 +221,10 @@ describe('upstream client: budgets bound each call', () => {
       failuresLeft-- > 0 ? new Response('busy', { status: 503 }) : Response.json(page),
     );
     const api = client(fake.baseUrl);
-    const list = await api.listPayments(first, { ...ctx, purpose: 'list' });
+    const list = await api.listPayments(first, { ...ctx, cls: 'page' });
     expect(list).toMatchObject({ ok: false, attempts: 4, failure: { code: 'upstream_unavailable' } });
     failuresLeft = 5;
-    const exported = await api.listPayments(first, { ...ctx, purpose: 'export' });
+    const exported = await api.listPayments(first, { ...ctx, cls: 'walk' });
     expect(exported).toEqual({ ok: true, value: page, attempts: 6 });
     expect(fake.calls()).toBe(10);
   });
@@ -479,6 +479,63 @@ describe('upstream client: it lets go of an answer nobody will read', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The server stops pulling once the connection is gone; a client still reading would see ~15 more.
     expect(counter.pulls).toBeLessThanOrEqual(atCancel + 2);
+  });
+});
+
+describe('upstream client: identical requests share one call', () => {
+  const slow: ScriptedResponse = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return Response.json(page);
+  };
+
+  it('24 identical requests at once make one upstream request; the 23 that joined count no attempt', async () => {
+    const fake = await scripted(slow);
+    const c = client(fake.baseUrl);
+    const results = await Promise.all(Array.from({ length: 24 }, () => c.listPayments(first, ctx)));
+    expect(fake.calls()).toBe(1);
+    for (const result of results) expect(result).toMatchObject({ ok: true, value: page });
+    expect(results.map((r) => r.attempts).toSorted()).toEqual([...Array(23).fill(0), 1]);
+    // Another company, other filters or another cursor is another request.
+    await Promise.all([
+      c.listPayments(first, { companyId: 'child' }),
+      c.listPayments({ ...first, status: 'COMPLETED' }, ctx),
+      c.listPayments({ ...first, cursor: 'c2' }, ctx),
+    ]);
+    expect(fake.calls()).toBe(4);
+  });
+
+  it('a caller that leaves does not stop the call for the others; when all have left, it stops', async () => {
+    const fake = await scripted(slow);
+    const c = client(fake.baseUrl);
+    const leaving = new AbortController();
+    const [left, stayed] = await Promise.all([
+      c.listPayments(first, { ...ctx, signal: leaving.signal }),
+      c.listPayments(first, ctx),
+      new Promise((resolve) => setTimeout(resolve, 20)).then(() => leaving.abort()),
+    ]);
+    expect(left).toMatchObject({ ok: false, failure: { aborted: true } });
+    expect(stayed).toMatchObject({ ok: true, value: page });
+    const counter = { pulls: 0 };
+    const endlessOne = await scripted(endless(counter));
+    const all = new AbortController();
+    const d = client(endlessOne.baseUrl);
+    const both = Promise.all([1, 2].map(() => d.listPayments(first, { ...ctx, signal: all.signal })));
+    setTimeout(() => all.abort(), 100);
+    expect(await both).toMatchObject([{ failure: { aborted: true } }, { failure: { aborted: true } }]);
+    const atCancel = counter.pulls;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(counter.pulls).toBeLessThanOrEqual(atCancel + 2);
+  });
+
+  it('a page fetched moments ago answers again within UPSTREAM_PAGE_REUSE_MS, and is fetched anew after it', async () => {
+    const fake = await scripted(json(page));
+    const c = client(fake.baseUrl, { pageReuseMs: 200 });
+    expect(await c.listPayments(first, ctx)).toMatchObject({ ok: true, attempts: 1 });
+    expect(await c.listPayments(first, ctx)).toMatchObject({ ok: true, value: page, attempts: 0 });
+    expect(fake.calls()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await c.listPayments(first, ctx)).toMatchObject({ ok: true, attempts: 1 });
+    expect(fake.calls()).toBe(2);
   });
 });
 

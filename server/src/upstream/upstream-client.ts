@@ -1,9 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { describeIssue, type ErrorCode, type PaymentPage, paymentPageSchema } from '@payments/shared';
+import type { PaymentPage } from '@payments/shared';
 import { Agent, type Dispatcher } from 'undici';
+import { header, readPage } from './page-reading.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
+import type { AttemptEnd, RequestClass, UpstreamBudget } from './upstream-budget.ts';
+import {
+  abortedFailure,
+  errorCode,
+  type FailedAttempt,
+  failureOf,
+  type UpstreamFailure,
+} from './upstream-failures.ts';
+
+export type { UpstreamFailure } from './upstream-failures.ts';
 
 export interface UpstreamCredentials {
   secretId: string;
@@ -23,7 +32,7 @@ export interface RetryBudget {
 
 /** A page the browser waits for: a few quick retries, then a clear error it can retry itself. */
 export const LIST_BUDGET: RetryBudget = { retries: 3, deadlineMs: 25_000 };
-/** A page of a long export: a passing fault must not cost the user a download of many thousand rows. */
+/** A page of a walk (an export, a summary): a passing fault must not cost a download of many thousand rows. */
 export const EXPORT_BUDGET: RetryBudget = { retries: 10, deadlineMs: 120_000 };
 
 export interface UpstreamClientOptions {
@@ -31,18 +40,30 @@ export interface UpstreamClientOptions {
   baseUrl: string;
   credentials: UpstreamCredentials;
   /** The caller's own company: requests for it carry no `X-Company-Id` (the spec defines it for children). */
-  ownCompanyId?: string;
+  ownCompanyId?: string | undefined;
   attemptTimeoutMs?: number;
   backoffBaseMs?: number;
   backoffCapMs?: number;
   random?: () => number;
-  /** The budgets of list calls and of export pages (LIST_BUDGET and EXPORT_BUDGET unless set). */
+  /** The budgets of pages a person waits for and of walks' pages (LIST_BUDGET and EXPORT_BUDGET unless set). */
   budgets?: { list?: RetryBudget; export?: RetryBudget };
   /** Sockets to the upstream at most: bounded, so a crowd of browsers cannot exhaust file descriptors. */
   connections?: number;
+  /** Where requests go instead of the network (tests serve an upstream in-process). */
+  dispatcher?: Dispatcher;
+  /** The deployment's turns at the upstream; without one, every attempt goes at once. */
+  budget?: UpstreamBudget;
+  /** UPSTREAM_PAGE_REUSE_MS: a page just fetched answers the same request again for this long. */
+  pageReuseMs?: number;
   /** Receives one event per failed attempt: statuses and structural faults, never body text. */
   log?: (event: UpstreamLogEvent) => void;
+  /** Receives every attempt's end and every answer shared with another caller (for the metrics). */
+  observe?: (event: UpstreamObservation) => void;
 }
+
+export type UpstreamObservation =
+  | { kind: 'attempt'; cls: RequestClass; outcome: string; seconds: number }
+  | { kind: 'shared'; how: 'in_flight' | 'reused' };
 
 export interface UpstreamLogEvent {
   event: 'upstream_attempt_failed';
@@ -60,16 +81,6 @@ export interface ListRequest {
   date_from?: string | undefined;
 }
 
-export interface UpstreamFailure {
-  code: ErrorCode;
-  /** The status the BFF answers with. */
-  status: 400 | 403 | 502 | 503 | 504;
-  detail: string;
-  retryAfterSeconds?: number;
-  /** The browser went away; nobody reads the answer. */
-  aborted?: boolean;
-}
-
 export type UpstreamResult<T> =
   | { ok: true; value: T; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
@@ -77,26 +88,25 @@ export type UpstreamResult<T> =
 export interface CallContext {
   companyId: string;
   signal?: AbortSignal | undefined;
-  /** An export's page tries harder than a page the browser waits for. */
-  purpose?: 'list' | 'export';
+  /** Who waits for the answer: a person's page is served first and tried briefly; a walk's tries harder. */
+  cls?: RequestClass | undefined;
+  /** Whose turn it is: users take turns within a class. */
+  user?: string | undefined;
 }
 
 export interface UpstreamClient {
-  /** One page, its envelope and records checked against the shared schema; records pass as they came. */
+  /**
+   * One page, its envelope and records checked against the shared schema; records pass as they came. Identical
+   * requests in flight share one call (and, for `pageReuseMs`, its answer); a caller that shared reports 0 attempts.
+   */
   listPayments(query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>>;
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+type Attempt = { kind: 'page'; page: PaymentPage } | { kind: 'aborted' } | FailedAttempt;
 
-type Attempt =
-  | { kind: 'page'; page: PaymentPage }
-  | { kind: 'status'; status: number; retryAfterMs: number | undefined; contentType: string }
-  /** A 200 whose body is no page; `retryable` when it is cut short or not JSON (a transport fault). */
-  | { kind: 'bad'; detail: string; retryable: boolean }
-  | { kind: 'network'; detail: string }
-  | { kind: 'timeout' }
-  | { kind: 'aborted' };
+/** Answers kept for reuse at most (pages of 100 records: a few MB). */
+const REUSE_ENTRIES = 256;
 
 /** The only door to the Payments API. Never throws: every outcome is a value with a code. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -111,11 +121,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`,
   );
   const authorization = `Basic ${basicCredentials(options.credentials)}`;
-  const agent = new Agent({
-    connections: options.connections ?? 64,
-    keepAliveTimeout: 10_000,
-    connect: { timeout: attemptTimeoutMs },
-  });
+  // Bodies are decoded by page-reading.ts, not by undici's decompress interceptor: undici 8 marks that one
+  // experimental and prints a warning on stderr at every start.
+  const dispatcher =
+    options.dispatcher ??
+    new Agent({
+      connections: options.connections ?? 64,
+      keepAliveTimeout: 10_000,
+      connect: { timeout: attemptTimeoutMs },
+    });
 
   async function attemptOnce(
     url: URL,
@@ -128,7 +142,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const signal = caller ? AbortSignal.any([caller, timeout.signal]) : timeout.signal;
     try {
-      const response = await agent.request({
+      const response = await dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',
@@ -146,30 +160,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           contentType: (header(response, 'content-type') ?? '').replace(/[^\w.+\-/;= ]/g, '').slice(0, 60),
         } satisfies Attempt;
       }
-      const text = await boundedText(response);
-      if (text === null)
-        return { kind: 'bad', detail: 'body is larger than 8 MiB', retryable: false } as const;
-      let json: unknown;
-      try {
-        json = parseKeepingDigits(text);
-      } catch {
-        return {
-          kind: 'bad',
-          detail: `body is not JSON (${text.length} characters)`,
-          retryable: true,
-        } as const;
-      }
-      const parsed = paymentPageSchema.safeParse(json);
-      if (!parsed.success)
-        return {
-          kind: 'bad',
-          detail: describeIssue(parsed.error.issues[0], json),
-          retryable: false,
-        } as const;
-      // The records as they came (the schema's output is a copy that would have to be trusted to be faithful);
-      // of the envelope, only its own three members.
-      const { data, next_cursor, has_more } = json as PaymentPage;
-      return { kind: 'page', page: { data, next_cursor, has_more } } as const;
+      return await readPage(response);
     } catch (error) {
       if (caller?.aborted) return { kind: 'aborted' } as const;
       if (timeout.signal.aborted) return { kind: 'timeout' } as const;
@@ -179,16 +170,44 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  async function listPayments(
-    query: ListRequest,
+  /** One attempt in its turn: the budget decides when it goes, and hears how it ended. */
+  async function budgeted(
+    url: URL,
+    headers: Record<string, string>,
+    timeoutMs: number,
     context: CallContext,
-  ): Promise<UpstreamResult<PaymentPage>> {
+  ) {
+    const cls = context.cls ?? 'page';
+    let end: ((how: AttemptEnd) => void) | undefined;
+    if (options.budget) {
+      try {
+        end = await options.budget.take({ cls, user: context.user ?? '', signal: context.signal });
+      } catch {
+        if (context.signal?.aborted) return { kind: 'aborted' } as const;
+        return { kind: 'network', detail: 'budget_unavailable' } as const;
+      }
+    }
+    const started = performance.now();
+    const outcome: Attempt = await attemptOnce(url, headers, timeoutMs, context.signal);
+    const limited = outcome.kind === 'status' && outcome.status === 429;
+    end?.(outcome.kind === 'page' ? 'ok' : limited ? 'rate_limited' : 'failed');
+    if (limited) await options.budget?.refused(outcome.retryAfterMs);
+    options.observe?.({
+      kind: 'attempt',
+      cls,
+      outcome: outcome.kind === 'status' ? String(outcome.status) : outcome.kind,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return outcome;
+  }
+
+  async function fetchPage(query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>> {
     // A caller that has gone already: nothing is sent, no attempt counted.
     if (context.signal?.aborted) return { ok: false, failure: abortedFailure(), attempts: 0 };
     const { retries, deadlineMs } =
-      context.purpose === 'export'
-        ? (options.budgets?.export ?? EXPORT_BUDGET)
-        : (options.budgets?.list ?? LIST_BUDGET);
+      (context.cls ?? 'page') === 'page'
+        ? (options.budgets?.list ?? LIST_BUDGET)
+        : (options.budgets?.export ?? EXPORT_BUDGET);
     const deadlineAt = Date.now() + deadlineMs;
     const url = new URL(listUrl);
     url.searchParams.set('limit', String(query.limit));
@@ -208,7 +227,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const outcome: Attempt =
         remaining <= 0
           ? { kind: 'timeout' }
-          : await attemptOnce(url, headers, Math.min(attemptTimeoutMs, remaining), context.signal);
+          : await budgeted(url, headers, Math.min(attemptTimeoutMs, remaining), context);
       if (outcome.kind === 'page') return { ok: true, value: outcome.page, attempts };
       if (outcome.kind === 'aborted') return { ok: false, failure: abortedFailure(), attempts };
       options.log?.({
@@ -241,157 +260,72 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
+  const sharing = sharedCalls(fetchPage, options);
   return {
-    listPayments,
+    listPayments: sharing,
     async close() {
-      await agent.close();
+      await dispatcher.close();
     },
   };
 }
 
-function header(response: Dispatcher.ResponseData, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
-
-/** The body as text, or null past MAX_BODY_BYTES (counted after decompression too, so a small bomb cannot grow). */
-async function boundedText(response: Dispatcher.ResponseData): Promise<string | null> {
-  if (Number(header(response, 'content-length')) > MAX_BODY_BYTES) {
-    await response.body.dump();
-    return null;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Leaving the loop early destroys the body, and with it the connection's read.
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) return null;
-    chunks.push(chunk);
-  }
-  let bytes: Buffer = Buffer.concat(chunks, size);
-  const encoding = header(response, 'content-encoding')?.trim().toLowerCase();
-  if (encoding && encoding !== 'identity') {
-    const decode = DECODERS[encoding];
-    if (!decode) throw Object.assign(new Error(`content-encoding ${encoding}`), { code: 'UNKNOWN_ENCODING' });
-    try {
-      bytes = await decode(bytes, { maxOutputLength: MAX_BODY_BYTES });
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return null;
-      throw error;
-    }
-  }
-  // As Response.text() reads it: a leading byte order mark is not part of the text.
-  return utf8.decode(bytes);
-}
-
-const utf8 = new TextDecoder();
-
-/** An integer literal of 16 or more digits: the only numbers JSON.parse may not keep to the digit. */
-const LONG_NUMBER = /[-:,[\s]\d{16}/;
-
 /**
- * JSON.parse, but an integer beyond 2^53 is kept as the raw JSON text the upstream sent (a number would lose
- * its last digits), so an id or amount of that size reaches the browser and the export digit for digit. The
- * reviver costs five plain parses, so it runs only for a page that holds such a number.
+ * Identical requests (company, limit, cursor, filters) in flight share one call, and a page fetched less than
+ * `pageReuseMs` ago answers again. The shared call goes on while any of its callers still waits; each caller
+ * can leave on its own signal.
  */
-function parseKeepingDigits(text: string): unknown {
-  if (!LONG_NUMBER.test(text)) return JSON.parse(text);
-  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && context?.source
-      ? JSON.rawJSON(context.source)
-      : value,
-  );
-}
-
-function abortedFailure(): UpstreamFailure {
-  return { code: 'upstream_unavailable', status: 502, detail: 'the request was cancelled', aborted: true };
-}
-
-/** Maps the last outcome to the problem the browser sees; upstream bodies are never echoed. */
-function failureOf(
-  outcome: Exclude<Attempt, { kind: 'page' | 'aborted' }>,
-  sentCursor: boolean,
-): UpstreamFailure {
-  switch (outcome.kind) {
-    case 'timeout':
-      return { code: 'upstream_timeout', status: 504, detail: 'the payments service did not answer in time' };
-    case 'network':
-      return { code: 'upstream_unavailable', status: 502, detail: 'the payments service cannot be reached' };
-    case 'bad':
-      return {
-        code: 'upstream_bad_response',
-        status: 502,
-        detail: 'the payments service sent a response that does not follow its interface',
-      };
-    case 'status':
-      return statusFailure(outcome.status, outcome.retryAfterMs, sentCursor);
-  }
-}
-
-/** Statuses that, answering a request with a cursor, can only mean the cursor was refused (the spec does not say which). */
-const CURSOR_REFUSALS = new Set([400, 404, 409, 410, 422]);
-
-function statusFailure(
-  status: number,
-  retryAfterMs: number | undefined,
-  sentCursor: boolean,
-): UpstreamFailure {
-  if (status === 401)
-    return {
-      code: 'upstream_rejected_credentials',
-      status: 502,
-      detail: 'the payments service rejected the dashboard credentials; an administrator must check them',
-    };
-  if (status === 403)
-    return { code: 'forbidden_company', status: 403, detail: 'the payments service refused this company' };
-  if (status === 429)
-    return {
-      code: 'rate_limited',
-      status: 503,
-      detail: 'the payments service is limiting requests; try again shortly',
-      retryAfterSeconds: Math.max(1, Math.ceil((retryAfterMs ?? 5_000) / 1000)),
-    };
-  if (status === 504)
-    return { code: 'upstream_timeout', status: 504, detail: 'the payments service timed out' };
-  if (status >= 500)
-    return { code: 'upstream_unavailable', status: 502, detail: 'the payments service is failing' };
-  // Every parameter was validated before it left, but an upstream may know fewer statuses than the dashboard
-  // lets a user type: a request without a cursor refused as bad is refused for its filters.
-  if (!sentCursor && (status === 400 || status === 422))
-    return {
-      code: 'invalid_parameter',
-      status: 400,
-      detail: 'the payments service does not accept these filters (a status it does not know?)',
-    };
-  // A refusal of a request with a cursor is of the cursor.
-  if (sentCursor && CURSOR_REFUSALS.has(status))
-    return {
-      code: 'cursor_mismatch',
-      status: 400,
-      detail:
-        'the payments service no longer accepts this position in the list; start again from the first page',
-    };
-  return {
-    code: 'upstream_bad_response',
-    status: 502,
-    detail: `the payments service answered with an unexpected status ${status}`,
+function sharedCalls(
+  fetchPage: (query: ListRequest, context: CallContext) => Promise<UpstreamResult<PaymentPage>>,
+  options: Pick<UpstreamClientOptions, 'pageReuseMs' | 'observe'>,
+) {
+  const reuseMs = options.pageReuseMs ?? 0;
+  const inFlight = new Map<
+    string,
+    { result: Promise<UpstreamResult<PaymentPage>>; waiting: number; stop: AbortController }
+  >();
+  const recent = new Map<string, { at: number; result: UpstreamResult<PaymentPage> }>();
+  return async (query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>> => {
+    if (context.signal?.aborted) return { ok: false, failure: abortedFailure(), attempts: 0 };
+    const key = JSON.stringify([context.companyId, query.limit, query.cursor, query.status, query.date_from]);
+    const kept = recent.get(key);
+    if (kept !== undefined && performance.now() - kept.at < reuseMs) {
+      options.observe?.({ kind: 'shared', how: 'reused' });
+      return { ...kept.result, attempts: 0 };
+    }
+    let call = inFlight.get(key);
+    const joined = call !== undefined;
+    if (call === undefined) {
+      const stop = new AbortController();
+      const result = fetchPage(query, { ...context, signal: stop.signal }).then((done) => {
+        inFlight.delete(key);
+        if (done.ok && reuseMs > 0) {
+          recent.delete(key);
+          recent.set(key, { at: performance.now(), result: done });
+          if (recent.size > REUSE_ENTRIES) recent.delete(recent.keys().next().value as string);
+        }
+        return done;
+      });
+      call = { result, waiting: 0, stop };
+      inFlight.set(key, call);
+    } else options.observe?.({ kind: 'shared', how: 'in_flight' });
+    const shared = call;
+    shared.waiting += 1;
+    let leave = () => {};
+    const left = new Promise<UpstreamResult<PaymentPage>>((resolve) => {
+      leave = () => resolve({ ok: false, failure: abortedFailure(), attempts: 0 });
+      context.signal?.addEventListener('abort', leave, { once: true });
+    });
+    try {
+      const result = await Promise.race([shared.result, left]);
+      return joined ? { ...result, attempts: 0 } : result;
+    } finally {
+      context.signal?.removeEventListener('abort', leave);
+      shared.waiting -= 1;
+      // Nobody waits any more: the call stops (and says so to whoever asks the same next).
+      if (shared.waiting === 0 && inFlight.get(key) === shared) {
+        shared.stop.abort();
+        inFlight.delete(key);
+      }
+    }
   };
-}
-
-function errorCode(error: unknown): string {
-  if (typeof error !== 'object' || error === null) return 'unknown';
-  const e = error as { code?: unknown; name?: unknown; cause?: unknown };
-  if (e.cause !== undefined && e.cause !== error) {
-    const inner = errorCode(e.cause);
-    if (inner !== 'unknown') return inner;
-  }
-  if (typeof e.code === 'string') return e.code;
-  return typeof e.name === 'string' ? e.name : 'unknown';
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Company } from '@payments/shared';
 import { Hono } from 'hono';
-import { fetchSandboxCompanies } from '../../config/companies.ts';
 import { parseSettings } from '../../config/settings.ts';
 import { logEvent } from '../../runtime/logger.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index.ts';
@@ -11,7 +10,7 @@ import {
   type UpstreamClientOptions,
   type UpstreamLogEvent,
 } from '../../upstream/index.ts';
-import { type LoopbackServer, serveOnLoopback } from '../../upstream/testing/serve-on-loopback.ts';
+import { InProcessDispatcher } from '../../upstream/testing/in-process-dispatcher.ts';
 import {
   type AuthUser,
   createAuthenticator,
@@ -122,9 +121,8 @@ export async function createTestBff(options: {
 }
 
 export interface Harness {
+  /** The BFF's upstream, behind a proxy that records what reached it, answered in-process. */
   sandbox: Sandbox;
-  /** The sandbox behind a recording proxy on loopback: `${origin}/v1` is the BFF's upstream. */
-  upstream: LoopbackServer;
   recorded: RecordedRequest[];
   companies: Company[];
   bff: TestBff;
@@ -163,17 +161,17 @@ export async function createHarness(
     recorded.push({ path: c.req.path, query: c.req.queries(), headers });
     return sandbox.app.fetch(c.req.raw);
   });
-  const upstream = await serveOnLoopback(proxy);
   const tenant = sandbox.tenants[0];
   if (!tenant) throw new Error('sandbox without tenants');
   const credentials = { secretId: tenant.secretId, secretPassword: tenant.secretPassword };
-  const companies = await fetchSandboxCompanies(`${upstream.origin}/v1`, credentials);
-  recorded.length = 0;
+  const companies = tenant.companies;
   const users = await testUsers();
   const logs: string[] = [];
   const settings = testSettings(options.settings);
   const upstreamOptions: UpstreamClientOptions = {
-    baseUrl: `${upstream.origin}/v1`,
+    baseUrl: 'http://upstream.test/v1',
+    // The sandbox answers in this process, through the recording proxy: no port.
+    dispatcher: new InProcessDispatcher((request) => proxy.fetch(request)),
     credentials,
     ownCompanyId: companies[0]?.id,
     log: logUpstreamTo(logs),
@@ -190,7 +188,10 @@ export async function createHarness(
     ...options.parts,
   };
   const make: Harness['make'] = (overrides = {}) => {
-    const client = overrides.upstream && createUpstreamClient({ ...upstreamOptions, ...overrides.upstream });
+    // Another address is another upstream, reached over the network unless a dispatcher is given too.
+    const elsewhere = overrides.upstream?.baseUrl !== undefined ? { dispatcher: undefined } : {};
+    const client =
+      overrides.upstream && createUpstreamClient({ ...upstreamOptions, ...elsewhere, ...overrides.upstream });
     const made = createBff(
       { ...settings, ...overrides.settings },
       { ...parts, ...(client ? { upstream: client } : {}), ...overrides.parts },
@@ -216,7 +217,6 @@ export async function createHarness(
 
   return {
     sandbox,
-    upstream,
     recorded,
     companies,
     bff,
@@ -230,7 +230,6 @@ export async function createHarness(
     async close() {
       await parts.upstream.close();
       await parts.sharedState.close();
-      await upstream.close();
       sandbox.close();
     },
   };

@@ -37,7 +37,7 @@ export function createListSources(parts: {
     const fetchCompany = (company: string, cursor: string | null | undefined) =>
       parts.upstream.listPayments(
         { limit, cursor: cursor ?? undefined, ...view.filters },
-        { companyId: company, signal, purpose },
+        { companyId: company, signal, cls: purpose === 'list' ? 'page' : 'walk', user: view.user.username },
       );
     if (!view.group)
       return { fetchPage: (cursor) => fetchCompany(view.company, cursor), companyOf: () => undefined };

@@ -1,0 +1,207 @@
+import { setImmediate as tick } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedState, createRedisState, type SharedState } from '../shared-state/index.ts';
+import {
+  type RedisServer,
+  redisServerAvailable,
+  startRedisServer,
+} from '../shared-state/testing/redis-server.ts';
+import { type BudgetClock, createUpstreamBudget, type RequestClass } from './upstream-budget.ts';
+
+/** A clock that moves only when told, and the sleeps it owes. */
+function fakeClock(start = 1_000_000) {
+  let time = start;
+  const sleepers: { at: number; wake(): void }[] = [];
+  const clock: BudgetClock = {
+    now: () => time,
+    sleep: (ms) =>
+      new Promise<void>((wake) => {
+        sleepers.push({ at: time + ms, wake });
+      }),
+  };
+  return {
+    clock,
+    /** Moves time on by `ms`, waking the sleepers due, and lets the budget run what follows. */
+    async advance(ms: number) {
+      const until = time + ms;
+      for (;;) {
+        await settle();
+        sleepers.sort((a, b) => a.at - b.at);
+        const due = sleepers[0];
+        if (!due || due.at > until) break;
+        sleepers.shift();
+        time = due.at;
+        due.wake();
+      }
+      time = until;
+      await settle();
+    },
+  };
+}
+
+async function settle() {
+  for (let i = 0; i < 20; i++) await tick();
+}
+
+/** Takes turns and records, in order, which were granted and when; each attempt ends at once. */
+function recorder(budget: ReturnType<typeof createUpstreamBudget>, clock: BudgetClock) {
+  const granted: { name: string; at: number }[] = [];
+  const take = (name: string, cls: RequestClass, user = 'u') =>
+    budget.take({ cls, user }).then((end) => {
+      granted.push({ name, at: clock.now() });
+      end('ok');
+    });
+  return { granted, take };
+}
+
+describe('the upstream budget', () => {
+  it('spaces attempts by the rate, and serves a page that arrives behind at most one walk request', async () => {
+    const { clock, advance } = fakeClock();
+    const state = createEmbeddedState({ now: clock.now });
+    const budget = createUpstreamBudget({ state, maxRps: 10, maxConcurrency: 32, clock });
+    const { granted, take } = recorder(budget, clock);
+    for (let i = 0; i < 10; i++) void take(`walk-${i}`, 'walk');
+    await advance(250);
+    const before = granted.length;
+    void take('page', 'page', 'someone-else');
+    await advance(2_000);
+    const pageAt = granted.findIndex((g) => g.name === 'page');
+    expect(pageAt - before).toBeLessThanOrEqual(1);
+    // One turn per 100 ms, everything served in the end.
+    expect(granted).toHaveLength(11);
+    for (let i = 1; i < granted.length; i++)
+      expect((granted[i]?.at ?? 0) - (granted[i - 1]?.at ?? 0)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('lets users take turns within a class: one user with many walks gets one share', async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    const { granted, take } = recorder(budget, clock);
+    for (let i = 0; i < 6; i++) void take(`a${i}`, 'walk', 'ana');
+    for (let i = 0; i < 2; i++) void take(`b${i}`, 'walk', 'bob');
+    await advance(2_000);
+    // a0 was on its way before bob asked; then they alternate while both wait.
+    expect(granted.map((g) => g.name)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'a3', 'a4', 'a5']);
+  });
+
+  it('pauses every class for a 429 Retry-After and slows down after it, then recovers', async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    const { granted, take } = recorder(budget, clock);
+    void take('first', 'walk');
+    await advance(10);
+    const refusedAt = clock.now();
+    await budget.refused(3_000);
+    void take('walk', 'walk');
+    void take('page', 'page');
+    void take('background', 'background');
+    await advance(10_000);
+    const after = granted.slice(1);
+    expect(after.map((g) => g.name)).toEqual(['page', 'walk', 'background']);
+    for (const g of after) expect(g.at).toBeGreaterThanOrEqual(refusedAt + 3_000);
+    // Halved rate for a while: turns 200 ms apart instead of 100.
+    expect((after[1]?.at ?? 0) - (after[0]?.at ?? 0)).toBeGreaterThanOrEqual(190);
+  });
+
+  it('holds at most the concurrency in flight: the next attempt goes when one ends', async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxConcurrency: 2,
+      clock,
+    });
+    const ends: ((how: 'ok') => void)[] = [];
+    let granted = 0;
+    for (let i = 0; i < 3; i++)
+      void budget.take({ cls: 'walk', user: 'u' }).then((end) => {
+        granted += 1;
+        ends.push(end);
+      });
+    await advance(100);
+    expect(granted).toBe(2);
+    ends[0]?.('ok');
+    await advance(100);
+    expect(granted).toBe(3);
+  });
+
+  it('lets a caller that goes away leave the queue: its turn is not given to it', async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    const { granted, take } = recorder(budget, clock);
+    void take('w0', 'walk');
+    const leaving = new AbortController();
+    const left = budget.take({ cls: 'walk', user: 'u', signal: leaving.signal });
+    void take('w2', 'walk');
+    leaving.abort(new Error('gone'));
+    await expect(left).rejects.toThrow('gone');
+    await advance(1_000);
+    expect(granted.map((g) => g.name)).toEqual(['w0', 'w2']);
+    expect(budget.waiting()).toEqual({ page: 0, walk: 0, background: 0 });
+  });
+});
+
+const hasRedis = redisServerAvailable();
+describe.runIf(hasRedis)('the upstream budget across replicas', () => {
+  let redis: RedisServer;
+  const states: SharedState[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  }, 20_000);
+  afterAll(async () => {
+    for (const state of states) await state.close();
+    await redis.stop();
+  });
+
+  it('two replicas on one Redis stay within one rate', async () => {
+    const prefix = `budget${Math.random()}:`;
+    const replicas = [0, 1].map(() => {
+      const state = createRedisState({ url: redis.url, keyPrefix: prefix });
+      states.push(state);
+      return createUpstreamBudget({ state, maxRps: 20, maxConcurrency: 32 });
+    });
+    for (const state of states)
+      for (
+        let i = 0;
+        i < 50 &&
+        (await state.ping().then(
+          () => false,
+          () => true,
+        ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 50));
+    const times: number[] = [];
+    const started = Date.now();
+    await Promise.all(
+      replicas.flatMap((budget, r) =>
+        Array.from({ length: 15 }, () =>
+          budget.take({ cls: 'walk', user: `user-${r}` }).then((end) => {
+            times.push(Date.now() - started);
+            end('ok');
+          }),
+        ),
+      ),
+    );
+    // 30 turns at 20 per second, shared: the last no sooner than 29 intervals after the first.
+    times.sort((a, b) => a - b);
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(29 * 50 - 20);
+    // And no second holds more than 20 + 1 of them.
+    for (const t of times)
+      expect(times.filter((u) => u >= t && u < t + 1_000).length).toBeLessThanOrEqual(21);
+  }, 20_000);
+});
