@@ -5,6 +5,7 @@ import { checkFaults, faultInjection, type SandboxFaults } from './faults.ts';
 import { listPayments, type SandboxEnv } from './list-payments.ts';
 import { createPaymentStore, type PaymentStore } from './payment-store.ts';
 import { createTokenBucket, rateLimit } from './rate-limit.ts';
+import { createRequestStats } from './request-stats.ts';
 import { problemResponse, quoted } from './sandbox-problem.ts';
 import { seededRandom } from './seeded-random.ts';
 import { buildTenants, type Credentials, DEFAULT_SEED_WEIGHTS, type SandboxTenant } from './tenants.ts';
@@ -106,6 +107,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     c.set('tenant', auth.tenant);
     await next();
   };
+  const stats = createRequestStats();
+  api.use('/v1/*', stats.count);
   if (faults.rateLimitRps !== undefined) {
     const clock = options.now;
     const nowMs = clock ? () => clock().getTime() : () => performance.now();
@@ -127,6 +130,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   api.get('/_sandbox/companies', (c) => c.json(c.get('tenant').companies));
   api.all('/_sandbox/companies', methodNotAllowed);
+  api.get('/_sandbox/stats', (c) => c.json(stats.snapshot()));
+  api.all('/_sandbox/stats', methodNotAllowed);
 
   const app = new Hono();
   app.route('/', api);
