@@ -1,4 +1,4 @@
-/** What the benchmarks that run the BFF as a process share: ports, its start flags, its memory. */
+/** What the benchmarks that run the BFF and the sandbox as processes share: ports, flags, memory, CPU, sign-in. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -45,20 +45,23 @@ export function rssOf(pid: number): number {
   return kb / 1024;
 }
 
-/**
- * `server/src/main.ts` as `pnpm start` runs it (the start script's flags), with `env` only and its output in
- * `logFile` rather than a pipe this process reads (that would wake the load generator for every log line);
- * resolves with its address once it prints it. `onSpawn` sees the process first, so a caller can stop it whatever
- * happens next.
- */
-export async function spawnBff(
+/** CPU time a process has used, user and system, in ms (/proc counts it in USER_HZ, 100 a second on Linux). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Starts `main` with `args` and `env` only, its output in `logFile`; resolves once its output matches `ready`. */
+async function spawnUntil(
+  command: { main: string; args: string[]; name: string },
   env: Record<string, string>,
   logFile: string,
-  onSpawn: (child: ChildProcess) => void = () => {},
-): Promise<{ process: ChildProcess; pid: number; origin: string }> {
-  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  ready: RegExp,
+  onSpawn: (child: ChildProcess) => void,
+): Promise<{ process: ChildProcess; pid: number; match: RegExpExecArray }> {
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...startFlags(), main], {
+  const child = spawn(process.execPath, [...command.args, command.main], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', log, 'inherit'],
   });
@@ -71,20 +74,66 @@ export async function spawnBff(
   const deadline = Date.now() + 60_000;
   for (;;) {
     const seen = readFileSync(logFile, 'utf8');
-    const match = /Payments dashboard: (http:\/\/\S+)/.exec(seen);
-    if (match?.[1]) return { process: child, pid: child.pid ?? 0, origin: new URL(match[1]).origin };
-    if (exited !== null) throw new Error(`BFF exited with ${exited}: ${seen}`);
-    if (Date.now() > deadline) throw new Error(`BFF did not start within 60 s: ${seen}`);
+    const match = ready.exec(seen);
+    if (match) return { process: child, pid: child.pid ?? 0, match };
+    if (exited !== null) throw new Error(`${command.name} exited with ${exited}: ${seen}`);
+    if (Date.now() > deadline) throw new Error(`${command.name} did not start within 60 s: ${seen}`);
     await sleep(50);
   }
 }
 
-/** Signs in as `demo` and returns the headers a signed-in browser sends: the session cookie and the CSRF header. */
-export async function signInHeaders(origin: string, password: string): Promise<Record<string, string>> {
+/**
+ * `server/src/main.ts` as `pnpm start` runs it (the start script's flags), with `env` only and its output in
+ * `logFile` rather than a pipe this process reads (that would wake the load generator for every log line);
+ * resolves with its address once it prints it. `onSpawn` sees the process first, so a caller can stop it whatever
+ * happens next.
+ */
+export async function spawnBff(
+  env: Record<string, string>,
+  logFile: string,
+  onSpawn: (child: ChildProcess) => void = () => {},
+): Promise<{ process: ChildProcess; pid: number; origin: string }> {
+  const main = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+  const started = await spawnUntil(
+    { main, args: startFlags(), name: 'BFF' },
+    env,
+    logFile,
+    /Payments dashboard: (http:\/\/\S+)/,
+    onSpawn,
+  );
+  return { process: started.process, pid: started.pid, origin: new URL(started.match[1] ?? '').origin };
+}
+
+/**
+ * `server/src/sandbox/main.ts` (`pnpm sandbox`), configured by `env` (SANDBOX_PORT, SANDBOX_SEED_COUNT,
+ * SANDBOX_FAULTS, …), its output in `logFile`; resolves with its origin once it listens.
+ */
+export async function spawnSandbox(
+  env: Record<string, string>,
+  logFile: string,
+  onSpawn: (child: ChildProcess) => void = () => {},
+): Promise<{ process: ChildProcess; pid: number; origin: string }> {
+  const main = fileURLToPath(new URL('../../server/src/sandbox/main.ts', import.meta.url));
+  const started = await spawnUntil(
+    { main, args: [], name: 'sandbox' },
+    env,
+    logFile,
+    /Sandbox Payments API v1 at (http:\/\/\S+)\/v1/,
+    onSpawn,
+  );
+  return { process: started.process, pid: started.pid, origin: started.match[1] ?? '' };
+}
+
+/** Signs in (as `demo` unless told) and returns the headers a signed-in browser sends: session cookie and CSRF header. */
+export async function signInHeaders(
+  origin: string,
+  password: string,
+  username = 'demo',
+): Promise<Record<string, string>> {
   const response = await fetch(`${origin}/api/session`, {
     method: 'POST',
     headers: { [CSRF_HEADER]: '1', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'demo', password }),
+    body: JSON.stringify({ username, password }),
   });
   if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
   return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };

@@ -32,7 +32,6 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +40,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, type Dispatcher, fetch, Pool } from 'undici';
-import { portsFrom, rssOf, signInHeaders, spawnBff } from './bench-process.ts';
+import { cpuMsOf, portsFrom, rssOf, signInHeaders, spawnBff } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 const ROWS = 100_000;
@@ -263,13 +262,6 @@ function poolSenders(connections: number) {
     },
     close: () => Promise.all(pools.map((pool) => pool.close())),
   };
-}
-
-/** CPU time a process has used, user and system, in ms (/proc counts it in USER_HZ, 100 a second on Linux). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Runs `work` and gives each process's CPU time meanwhile, in ms. */

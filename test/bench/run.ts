@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   finance: async () => (await import('./finance.bench.ts')).suite,
   replicas: async () => (await import('./replicas.bench.ts')).suite,
   lighthouse: async () => (await import('./lighthouse.bench.ts')).suite,
+  remote: async () => (await import('./remote.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);

@@ -4,6 +4,8 @@ import { createCursorCodec } from './cursor-codec.ts';
 import { checkFaults, faultInjection, type SandboxFaults } from './faults.ts';
 import { listPayments, type SandboxEnv } from './list-payments.ts';
 import { createPaymentStore, type PaymentStore } from './payment-store.ts';
+import { createTokenBucket, rateLimit } from './rate-limit.ts';
+import { createRequestStats } from './request-stats.ts';
 import { problemResponse, quoted } from './sandbox-problem.ts';
 import { seededRandom } from './seeded-random.ts';
 import { buildTenants, type Credentials, DEFAULT_SEED_WEIGHTS, type SandboxTenant } from './tenants.ts';
@@ -18,7 +20,7 @@ export interface SandboxOptions {
   faults?: SandboxFaults;
   /** When `page_number`/`page_size` stop working; default 2027-07-01T00:00:00Z. */
   sunset?: Date;
-  /** Clock for the sunset and for live payments. */
+  /** Clock for the sunset, for live payments and, when given, for the rate limit (else a monotonic one). */
   now?: () => Date;
   /** Key of the cursor MAC; default random per instance. */
   cursorSecret?: string;
@@ -105,6 +107,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     c.set('tenant', auth.tenant);
     await next();
   };
+  const stats = createRequestStats();
+  api.use('/v1/*', stats.count);
+  if (faults.rateLimitRps !== undefined) {
+    const clock = options.now;
+    const nowMs = clock ? () => clock().getTime() : () => performance.now();
+    // Counted on arrival, as a gateway counts before the API behind it does any work: a refusal costs no latency.
+    api.use('/v1/*', rateLimit(createTokenBucket(faults.rateLimitRps, nowMs)));
+  }
   api.use('/v1/*', requireTenant);
   api.use('/v1/*', faultInjection(faults, seededRandom(seed ^ 0x2545f491)));
   api.use('/_sandbox/*', requireTenant);
@@ -120,6 +130,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   api.get('/_sandbox/companies', (c) => c.json(c.get('tenant').companies));
   api.all('/_sandbox/companies', methodNotAllowed);
+  api.get('/_sandbox/stats', (c) => c.json(stats.snapshot()));
+  api.all('/_sandbox/stats', methodNotAllowed);
 
   const app = new Hono();
   app.route('/', api);

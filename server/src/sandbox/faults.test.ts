@@ -28,6 +28,7 @@ describe('parseFaults', () => {
     });
     expect(parseFaults('')).toEqual({});
     expect(parseFaults(' rate_429 = 0.5 , ')).toEqual({ rate429: 0.5 });
+    expect(parseFaults('latency_ms=100,rate_limit_rps=40')).toEqual({ latencyMs: 100, rateLimitRps: 40 });
   });
 
   it.each([
@@ -41,6 +42,9 @@ describe('parseFaults', () => {
     ['latency_ms=999999', /latency_ms/],
     ['retry_after=1,retry_after=2', /twice/],
     ['malformed=0.1=2', /malformed/],
+    ['rate_limit_rps=0', /rate_limit_rps/],
+    ['rate_limit_rps=2.5', /rate_limit_rps/],
+    ['rate_limit_rps=1000000', /rate_limit_rps/],
   ])('refuses %j with a message naming the fault', (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(message);
   });

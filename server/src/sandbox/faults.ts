@@ -4,7 +4,7 @@ import type { Random } from './seeded-random.ts';
 
 /** Faults the sandbox injects into `/v1/*` for the BFF's tests. Shares are probabilities 0..1 per request. */
 export interface SandboxFaults {
-  /** Added to every response, in milliseconds. */
+  /** Added to every signed-in response the rate limit lets through, in milliseconds. */
   latencyMs?: number;
   error500?: number;
   error503?: number;
@@ -13,6 +13,11 @@ export interface SandboxFaults {
   retryAfterSeconds?: number;
   /** A 200 whose JSON body is cut short. */
   malformed?: number;
+  /**
+   * A real rate limit over every `/v1/*` request: a token bucket of this many requests per second, one second of
+   * burst; a request without a token gets 429 with `Retry-After`.
+   */
+  rateLimitRps?: number;
 }
 
 const KEYS = {
@@ -22,14 +27,16 @@ const KEYS = {
   rate_429: 'rate429',
   retry_after: 'retryAfterSeconds',
   malformed: 'malformed',
+  rate_limit_rps: 'rateLimitRps',
 } as const satisfies Record<string, keyof SandboxFaults>;
 const SHARES = ['error500', 'error503', 'rate429', 'malformed'] as const;
 const MAX_LATENCY_MS = 60_000;
 const MAX_RETRY_AFTER_SECONDS = 3_600;
+const MAX_RATE_LIMIT_RPS = 100_000;
 
 /** Checks fault settings however they arrived; the message names the setting at fault. */
 export function checkFaults(faults: SandboxFaults): SandboxFaults {
-  const { latencyMs, retryAfterSeconds } = faults;
+  const { latencyMs, retryAfterSeconds, rateLimitRps } = faults;
   if (
     latencyMs !== undefined &&
     !(Number.isInteger(latencyMs) && latencyMs >= 0 && latencyMs <= MAX_LATENCY_MS)
@@ -46,6 +53,12 @@ export function checkFaults(faults: SandboxFaults): SandboxFaults {
   ) {
     throw new Error(`retry_after must be an integer from 0 to ${MAX_RETRY_AFTER_SECONDS}`);
   }
+  if (
+    rateLimitRps !== undefined &&
+    !(Number.isInteger(rateLimitRps) && rateLimitRps >= 1 && rateLimitRps <= MAX_RATE_LIMIT_RPS)
+  ) {
+    throw new Error(`rate_limit_rps must be an integer from 1 to ${MAX_RATE_LIMIT_RPS}`);
+  }
   let total = 0;
   for (const key of SHARES) {
     const share = faults[key];
@@ -58,7 +71,10 @@ export function checkFaults(faults: SandboxFaults): SandboxFaults {
   return faults;
 }
 
-/** Parses `SANDBOX_FAULTS`, e.g. `latency_ms=20,error_500=0.1,rate_429=0.05,retry_after=1,malformed=0.05`. */
+/**
+ * Parses `SANDBOX_FAULTS`, e.g. `latency_ms=20,error_500=0.1,rate_429=0.05,retry_after=1,malformed=0.05` or
+ * `latency_ms=100,rate_limit_rps=40`.
+ */
 export function parseFaults(spec: string): SandboxFaults {
   const faults: SandboxFaults = {};
   for (const item of spec.split(',')) {

@@ -15,6 +15,7 @@ try {
     );
   }
   console.log(`  company tree: GET ${new URL('/_sandbox/companies', running.baseUrl)}`);
+  console.log(`  requests to /v1 by status: GET ${new URL('/_sandbox/stats', running.baseUrl)}`);
 } catch (error) {
   console.error(`sandbox: ${(error as Error).message}`);
   process.exit(1);
