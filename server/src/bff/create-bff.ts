@@ -35,9 +35,10 @@ import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
 import { summaryRoute } from './payments/summary/summary-route.ts';
 import { createSummaryRuns } from './payments/summary/summary-runs.ts';
+import { createCheckpoints } from './payments/walk/checkpoints.ts';
+import { createCompanyReader } from './payments/walk/company-reader.ts';
 import { createCompanyScope } from './payments/walk/company-scope.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
-import { createListSources } from './payments/walk/list-source.ts';
 import { problemResponse } from './problem-response.ts';
 import { createWebAssets } from './web-assets.ts';
 
@@ -84,8 +85,14 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
   });
-  const sources = createListSources({ upstream, scope, order: settings.PAYMENTS_LIST_ORDER, settings });
-  const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'));
+  const checkpoints = createCheckpoints(state, parts.metrics);
+  const read = createCompanyReader({
+    upstream,
+    checkpoints,
+    order: settings.PAYMENTS_LIST_ORDER,
+    timeZone: settings.PAYMENTS_TIME_ZONE,
+  });
+  const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = createWebAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
 
@@ -107,9 +114,12 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       }),
     )
     .route('/config', appConfigRoute({ settings, scope }))
-    .route('/payments', listRoute({ settings, scope, sources, cursors }))
-    .route('/payments/summary', summaryRoute({ settings, scope, sources, runs: createSummaryRuns(state) }))
-    .route('/payments/export.csv', exportRoute({ settings, scope, sources, exports, logger, now }));
+    .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints }))
+    .route(
+      '/payments/summary',
+      summaryRoute({ settings, scope, runs: createSummaryRuns(state), read, checkpoints }),
+    )
+    .route('/payments/export.csv', exportRoute({ settings, scope, read, checkpoints, exports, logger, now }));
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))

@@ -3,6 +3,7 @@ import type { PaymentPage } from '@payments/shared';
 import { Agent, type Dispatcher } from 'undici';
 import { header, readPage } from './page-reading.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
+import { sharedCalls } from './shared-calls.ts';
 import type { AttemptEnd, RequestClass, UpstreamBudget } from './upstream-budget.ts';
 import {
   abortedFailure,
@@ -104,9 +105,6 @@ export interface UpstreamClient {
 }
 
 type Attempt = { kind: 'page'; page: PaymentPage } | { kind: 'aborted' } | FailedAttempt;
-
-/** Answers kept for reuse at most (pages of 100 records: a few MB). */
-const REUSE_ENTRIES = 256;
 
 /** The only door to the Payments API. Never throws: every outcome is a value with a code. */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -266,66 +264,5 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     async close() {
       await dispatcher.close();
     },
-  };
-}
-
-/**
- * Identical requests (company, limit, cursor, filters) in flight share one call, and a page fetched less than
- * `pageReuseMs` ago answers again. The shared call goes on while any of its callers still waits; each caller
- * can leave on its own signal.
- */
-function sharedCalls(
-  fetchPage: (query: ListRequest, context: CallContext) => Promise<UpstreamResult<PaymentPage>>,
-  options: Pick<UpstreamClientOptions, 'pageReuseMs' | 'observe'>,
-) {
-  const reuseMs = options.pageReuseMs ?? 0;
-  const inFlight = new Map<
-    string,
-    { result: Promise<UpstreamResult<PaymentPage>>; waiting: number; stop: AbortController }
-  >();
-  const recent = new Map<string, { at: number; result: UpstreamResult<PaymentPage> }>();
-  return async (query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>> => {
-    if (context.signal?.aborted) return { ok: false, failure: abortedFailure(), attempts: 0 };
-    const key = JSON.stringify([context.companyId, query.limit, query.cursor, query.status, query.date_from]);
-    const kept = recent.get(key);
-    if (kept !== undefined && performance.now() - kept.at < reuseMs) {
-      options.observe?.({ kind: 'shared', how: 'reused' });
-      return { ...kept.result, attempts: 0 };
-    }
-    let call = inFlight.get(key);
-    const joined = call !== undefined;
-    if (call === undefined) {
-      const stop = new AbortController();
-      const result = fetchPage(query, { ...context, signal: stop.signal }).then((done) => {
-        inFlight.delete(key);
-        if (done.ok && reuseMs > 0) {
-          recent.delete(key);
-          recent.set(key, { at: performance.now(), result: done });
-          if (recent.size > REUSE_ENTRIES) recent.delete(recent.keys().next().value as string);
-        }
-        return done;
-      });
-      call = { result, waiting: 0, stop };
-      inFlight.set(key, call);
-    } else options.observe?.({ kind: 'shared', how: 'in_flight' });
-    const shared = call;
-    shared.waiting += 1;
-    let leave = () => {};
-    const left = new Promise<UpstreamResult<PaymentPage>>((resolve) => {
-      leave = () => resolve({ ok: false, failure: abortedFailure(), attempts: 0 });
-      context.signal?.addEventListener('abort', leave, { once: true });
-    });
-    try {
-      const result = await Promise.race([shared.result, left]);
-      return joined ? { ...result, attempts: 0 } : result;
-    } finally {
-      context.signal?.removeEventListener('abort', leave);
-      shared.waiting -= 1;
-      // Nobody waits any more: the call stops (and says so to whoever asks the same next).
-      if (shared.waiting === 0 && inFlight.get(key) === shared) {
-        shared.stop.abort();
-        inFlight.delete(key);
-      }
-    }
   };
 }

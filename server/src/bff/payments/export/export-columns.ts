@@ -49,9 +49,7 @@ const COMPANIONS = new Map<string, readonly string[]>([
 /**
  * Columns for the file. With `chosen` (the columns the user sees, in order): the payment id, then those, each
  * with its companions. Without (all columns): the known ones, then fields of the first page that have none, in
- * order of appearance, then `other_fields` only when the first page's records differ in their fields (an upstream
- * whose records vary may bring a field on a later page that has no column of its own; one that sends the same
- * fields every time gets no empty column).
+ * order of appearance, then `other_fields`, always: a field first met on a later page keeps its value there.
  */
 export function columnsFor(firstPage: readonly Payment[], chosen?: readonly string[]): string[] {
   if (chosen !== undefined) {
@@ -61,19 +59,13 @@ export function columnsFor(firstPage: readonly Payment[], chosen?: readonly stri
   }
   const columns: string[] = [...KNOWN_COLUMNS];
   const seen = new Set<string>([...columns, ...INTERPRETED_FIELDS, OTHER_FIELDS_COLUMN]);
-  const shapes = new Set<string>();
-  for (const record of firstPage) {
-    const keys = Object.keys(record);
-    shapes.add(keys.toSorted().join('\u0000'));
-    for (const key of keys) {
+  for (const record of firstPage)
+    for (const key of Object.keys(record))
       if (!seen.has(key)) {
         seen.add(key);
         columns.push(key);
       }
-    }
-  }
-  if (shapes.size > 1 || firstPage.some((record) => Object.hasOwn(record, OTHER_FIELDS_COLUMN)))
-    columns.push(OTHER_FIELDS_COLUMN);
+  columns.push(OTHER_FIELDS_COLUMN);
   return columns;
 }
 

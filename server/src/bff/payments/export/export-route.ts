@@ -5,16 +5,14 @@ import { type Logger, logEvent } from '../../../runtime/logger.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import type { Checkpoints } from '../walk/checkpoints.ts';
+import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
-import { keepUpTo } from '../walk/date-range.ts';
-import type { ListSources } from '../walk/list-source.ts';
+import { viewRows } from '../walk/ordered-walk.ts';
 import { upstreamProblem, viewOf } from '../walk/view.ts';
-import { exportFileName } from './export-columns.ts';
+import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
 import { createCsvExportStream } from './export-stream.ts';
-
-/** Rows per upstream page of a download: the spec's maximum, so it costs as few requests as it can. */
-const EXPORT_PAGE_SIZE = 100;
 
 /** `YYYY-MM-DD` of "now" in the configured zone, for the export's file name. */
 function localDate(timeZone: string, now: number): string {
@@ -30,10 +28,15 @@ function localDate(timeZone: string, now: number): string {
 export function exportRoute(parts: {
   settings: Pick<
     Settings,
-    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'EXPORT_MAX_PER_USER' | 'EXPORT_MAX_TOTAL'
+    | 'PAYMENTS_TIME_ZONE'
+    | 'PAYMENTS_AMOUNT_UNIT'
+    | 'PAYMENTS_LIST_ORDER'
+    | 'EXPORT_MAX_PER_USER'
+    | 'EXPORT_MAX_TOTAL'
   >;
   scope: CompanyScope;
-  sources: ListSources;
+  read: CompanyReader;
+  checkpoints: Checkpoints;
   exports: ExportGate;
   logger: Logger;
   now: () => number;
@@ -71,36 +74,45 @@ export function exportRoute(parts: {
         { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
       );
     const walk = new AbortController();
-    const source = parts.sources({
-      view,
-      limit: EXPORT_PAGE_SIZE,
+    const tally = { attempts: 0 };
+    const rows = viewRows(view, {
+      tally,
+      read: parts.read,
+      checkpoints: parts.checkpoints,
+      order: settings.PAYMENTS_LIST_ORDER,
+      timeZone: settings.PAYMENTS_TIME_ZONE,
       signal: AbortSignal.any([walk.signal, c.req.raw.signal]),
-      purpose: 'export',
     });
-    // The first page is fetched before answering, so an upstream that is down gives a proper error status.
-    const first = await source.fetchPage(undefined);
-    c.set('upstreamAttempts', first.attempts);
-    if (!first.ok) {
-      admission.leave();
-      return upstreamProblem(c, first.failure);
+    // The first rows are read before answering, so an upstream that is down gives a proper error status.
+    const first = await rows.next();
+    c.set('upstreamAttempts', tally.attempts);
+    if (first.done) {
+      if (!first.value.ok) {
+        walk.abort();
+        admission.leave();
+        return upstreamProblem(c, first.value.failure);
+      }
     }
+    const firstRows = first.done ? [] : first.value;
     const requestId = c.get('requestId');
     const stream = createCsvExportStream({
-      firstPage: first.value,
-      chosenColumns: columns?.split(','),
+      columns: columnsFor(
+        firstRows.map((row) => row.record),
+        columns?.split(','),
+      ),
+      first: firstRows,
+      rows,
+      group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
-      keep: keepUpTo(view.date_to, settings.PAYMENTS_TIME_ZONE),
-      companyOf: view.group ? source.companyOf : undefined,
       ...EXPORT_TIMES,
-      fetchPage: (cursor) => source.fetchPage(cursor),
       resetConnection: () => {
         const outgoing = c.env?.outgoing;
         if (!outgoing) return false;
         outgoing.destroy();
         return true;
       },
-      onEnd: ({ end, rows, attempts, failure }) => {
+      onEnd: ({ end, rows: written, attempts, failure }) => {
         walk.abort();
         admission.leave();
         // Cut by a stopping process, not by the client or the upstream: worth saying which.
@@ -111,8 +123,8 @@ export function exportRoute(parts: {
           user,
           company: view.company,
           end: how,
-          rows,
-          upstream_attempts: first.attempts + attempts,
+          rows: written,
+          upstream_attempts: attempts,
           ...(failure ? { failure: failure.code } : {}),
         });
       },

@@ -1,8 +1,8 @@
-import type { PaymentPage } from '@payments/shared';
+import type { Payment } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
-import type { UpstreamResult } from '../../../upstream/index.ts';
-import { KNOWN_COLUMNS } from './export-columns.ts';
-import { createCsvExportStream } from './export-stream.ts';
+import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
+import { columnsFor, KNOWN_COLUMNS } from './export-columns.ts';
+import { createCsvExportStream, type ExportStreamOptions } from './export-stream.ts';
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
@@ -11,32 +11,52 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 const how = {
   timeZone: 'UTC',
   amountUnit: 'minor' as const,
+  group: false,
   resetConnection: () => false,
   idleMs: 60_000,
   maxDurationMs: 600_000,
 };
-/** A row of `page()`: the id and its raw amount; with `other`, the other_fields column too. */
-const row = (id: string, other?: string) => `"${id}",,,,,,,"1",,,${other === undefined ? '' : `,${other}`}`;
-const page = (ids: string[], next: string | null, extra: Record<string, unknown> = {}): PaymentPage => ({
-  data: ids.map((id) => ({ id, amount: 1, ...extra })),
-  next_cursor: next,
-  has_more: next !== null,
-});
+/** A row of `page()`: the id and its raw amount, then the other_fields column. */
+const row = (id: string, other = '') => `"${id}",,,,,,,"1",,,,${other}`;
+const page = (ids: string[], extra: Record<string, unknown> = {}): Payment[] =>
+  ids.map((id) => ({ id, amount: 1, ...extra }));
+const batch = (records: Payment[]): ViewRow[] => records.map((record) => ({ record, company: 'c' }));
+
+/** A walk's batches after the first: `next` gives each (it may wait), then `end`. */
+async function* walkOf(
+  next: (n: number) => Promise<Payment[] | RowsEnd> | Payment[] | RowsEnd,
+): AsyncGenerator<ViewRow[], RowsEnd> {
+  for (let n = 1; ; n++) {
+    const value = await next(n);
+    if (!Array.isArray(value)) return value;
+    yield batch(value);
+  }
+}
+
+/** A stream over the first page and the pages after it, columns from the first page. */
+function exportOf(
+  first: Payment[],
+  rest: (n: number) => Promise<Payment[] | RowsEnd> | Payment[] | RowsEnd,
+  options: Partial<ExportStreamOptions> = {},
+) {
+  return createCsvExportStream({
+    ...how,
+    columns: columnsFor(first),
+    first: batch(first),
+    rows: walkOf(rest),
+    ...options,
+  });
+}
+
+const done = (attempts: number): RowsEnd => ({ ok: true, attempts });
 
 describe('CSV export stream', () => {
-  it('follows the cursors to the end; fields first seen later go to other_fields', async () => {
-    const pages: Record<string, PaymentPage> = {
-      c1: page(['p2'], 'c2', { late: 'x' }),
-      c2: page(['p3'], null),
-    };
+  it('writes every batch to the end; fields first seen later go to other_fields', async () => {
     const ends: unknown[] = [];
-    // Records of varying fields on the first page: a later page may bring one more, so other_fields is there.
-    const first = page(['p1'], 'c1');
-    first.data.push({ id: 'p1b', amount: 1, fee: 2 });
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: first,
-      fetchPage: async (cursor) => ({ ok: true, value: pages[cursor] as PaymentPage, attempts: 1 }),
+    const first = page(['p1']);
+    first.push({ id: 'p1b', amount: 1, fee: 2 });
+    const later = [page(['p2'], { late: 'x' }), page(['p3'])];
+    const stream = exportOf(first, (n) => later[n - 1] ?? done(3), {
       onEnd: (outcome) => ends.push(outcome),
     });
     const lines = (await readAll(stream)).split('\r\n');
@@ -48,15 +68,11 @@ describe('CSV export stream', () => {
       row('p3', ','),
       '',
     ]);
-    expect(ends).toEqual([{ end: 'complete', rows: 4, attempts: 2, failure: undefined }]);
+    expect(ends).toEqual([{ end: 'complete', rows: 4, attempts: 3, failure: undefined }]);
   });
 
   it('starts the file with one UTF-8 byte order mark, for Excel', async () => {
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p1'], 'c1'),
-      fetchPage: async () => ({ ok: true, value: page(['Müller'], null), attempts: 1 }),
-    });
+    const stream = exportOf(page(['p1']), (n) => (n === 1 ? page(['Müller']) : done(2)));
     const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
     expect([...bytes.subarray(0, 6)]).toEqual([0xef, 0xbb, 0xbf, 0x22, 0x69, 0x64]); // BOM, then "id"
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
@@ -65,20 +81,9 @@ describe('CSV export stream', () => {
   });
 
   it('keeps fields that have no column in other_fields, one named other_fields or __proto__ too', async () => {
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p1'], 'c1', { other_fields: 'kept' }),
-      // As JSON.parse gives it: `__proto__` an own field, not the prototype.
-      fetchPage: async () => ({
-        ok: true,
-        value: {
-          data: [JSON.parse('{"id":"p2","amount":1,"__proto__":{"fee":5}}')],
-          next_cursor: null,
-          has_more: false,
-        },
-        attempts: 1,
-      }),
-    });
+    // As JSON.parse gives it: `__proto__` an own field, not the prototype.
+    const odd = [JSON.parse('{"id":"p2","amount":1,"__proto__":{"fee":5}}') as Payment];
+    const stream = exportOf(page(['p1'], { other_fields: 'kept' }), (n) => (n === 1 ? odd : done(2)));
     const lines = (await readAll(stream)).split('\r\n');
     expect(lines[0]).toBe([...KNOWN_COLUMNS, 'other_fields'].map((c) => `"${c}"`).join(','));
     expect(lines.slice(1)).toEqual([
@@ -89,68 +94,20 @@ describe('CSV export stream', () => {
   });
 
   it('errors the stream when a later page fails, so the file cannot look complete', async () => {
-    const failed: UpstreamResult<PaymentPage> = {
+    const failed: RowsEnd = {
       ok: false,
       failure: { code: 'upstream_timeout', status: 504, detail: 'slow' },
       attempts: 4,
     };
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p1'], 'c1'),
-      fetchPage: async () => failed,
-    });
+    const stream = exportOf(page(['p1']), () => failed);
     await expect(readAll(stream)).rejects.toThrow('export interrupted: upstream_timeout');
   });
 
-  it('errors instead of looping when the upstream repeats a cursor', async () => {
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p1'], 'same'),
-      fetchPage: async () => ({ ok: true, value: page(['p2'], 'same'), attempts: 1 }),
-    });
-    await expect(readAll(stream)).rejects.toThrow('export interrupted: upstream_bad_response');
-  });
-
-  it('errors instead of looping when the upstream cycles through several cursors, and stops soon', async () => {
-    for (const cycle of [2, 3, 7]) {
-      let fetched = 0;
-      const stream = createCsvExportStream({
-        ...how,
-        firstPage: page(['p0'], 'c0'),
-        fetchPage: async (cursor) => {
-          fetched += 1;
-          const n = Number(cursor.slice(1));
-          return { ok: true, value: page([`p${fetched}`], `c${(n + 1) % cycle}`), attempts: 1 };
-        },
-      });
-      await expect(readAll(stream)).rejects.toThrow('export interrupted: upstream_bad_response');
-      expect(fetched).toBeLessThanOrEqual(3 * cycle);
-    }
-  });
-
-  it('walks a long chain of distinct cursors to its end', async () => {
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p0'], 'c1'),
-      fetchPage: async (cursor) => {
-        const n = Number(cursor.slice(1));
-        return { ok: true, value: page([`p${n}`], n < 500 ? `c${n + 1}` : null), attempts: 1 };
-      },
-    });
-    expect((await readAll(stream)).split('\r\n')).toHaveLength(503);
-  });
-
-  it('fetches the next page only when the reader asks (backpressure): at most one page ahead', async () => {
+  it('reads the next batch only when the reader asks (backpressure): at most one batch ahead', async () => {
     let fetched = 0;
-    let n = 0;
-    const stream = createCsvExportStream({
-      ...how,
-      firstPage: page(['p0'], 'c0'),
-      fetchPage: async () => {
-        fetched += 1;
-        n += 1;
-        return { ok: true, value: page([`p${n}`], `c${n}`), attempts: 1 };
-      },
+    const stream = exportOf(page(['p0']), (n) => {
+      fetched += 1;
+      return page([`p${n}`]);
     });
     const reader = stream.getReader();
     await reader.read();
@@ -166,15 +123,12 @@ describe('CSV export stream', () => {
   it('ends a download whose reader takes nothing for the idle time, resetting the connection', async () => {
     const ends: { end: string }[] = [];
     let reset = 0;
-    const stream = createCsvExportStream({
-      ...how,
+    const stream = exportOf(page(['p0']), () => page(['p1']), {
       idleMs: 50,
       resetConnection: () => {
         reset += 1;
         return true;
       },
-      firstPage: page(['p0'], 'c0'),
-      fetchPage: async () => ({ ok: true, value: page(['p1'], 'c1'), attempts: 1 }),
       onEnd: (outcome) => ends.push(outcome),
     });
     const reader = stream.getReader();
@@ -186,35 +140,44 @@ describe('CSV export stream', () => {
 
   it('does not count a slow upstream page as an idle reader', async () => {
     const ends: { end: string }[] = [];
-    const stream = createCsvExportStream({
-      ...how,
-      idleMs: 30,
-      firstPage: page(['p0'], 'c0'),
-      fetchPage: async () => {
+    const stream = exportOf(
+      page(['p0']),
+      async (n) => {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        return { ok: true, value: page(['p1'], null), attempts: 1 };
+        return n === 1 ? page(['p1']) : done(2);
       },
-      onEnd: (outcome) => ends.push(outcome),
-    });
+      { idleMs: 30, onEnd: (outcome) => ends.push(outcome) },
+    );
     expect((await readAll(stream)).split('\r\n')).toHaveLength(4);
     expect(ends.map((e) => e.end)).toEqual(['complete']);
   });
 
   it('ends a download that runs past the longest allowed, however fast it is read', async () => {
     const ends: { end: string }[] = [];
-    let n = 0;
-    const stream = createCsvExportStream({
-      ...how,
-      maxDurationMs: 80,
-      firstPage: page(['p0'], 'c0'),
-      fetchPage: async () => {
+    const stream = exportOf(
+      page(['p0']),
+      async (n) => {
         await new Promise((resolve) => setTimeout(resolve, 10));
-        n += 1;
-        return { ok: true, value: page([`p${n}`], `c${n}`), attempts: 1 };
+        return page([`p${n}`]);
       },
-      onEnd: (outcome) => ends.push(outcome),
-    });
+      { maxDurationMs: 80, onEnd: (outcome) => ends.push(outcome) },
+    );
     await expect(readAll(stream)).rejects.toThrow('export interrupted: max_duration');
     expect(ends.map((e) => e.end)).toEqual(['max_duration']);
+  });
+
+  it("writes a group row's company as its company_id where the record names none", async () => {
+    const first: ViewRow[] = [
+      { record: { id: 'p1', amount: 1 }, company: 'acme-eu' },
+      { record: { id: 'p1', amount: 1, company_id: 'own' }, company: 'acme-us' },
+    ];
+    const stream = createCsvExportStream({
+      ...how,
+      group: true,
+      columns: ['id', 'company_id'],
+      first,
+      rows: walkOf(() => done(1)),
+    });
+    expect((await readAll(stream)).split('\r\n').slice(1)).toEqual(['"p1","acme-eu"', '"p1","own"', '']);
   });
 });

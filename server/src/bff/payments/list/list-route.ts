@@ -4,65 +4,104 @@ import type { Settings } from '../../../config/settings.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import type { Checkpoints } from '../walk/checkpoints.ts';
+import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
-import { keepUpTo, nextPageUpTo } from '../walk/date-range.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
-import type { ListSources } from '../walk/list-source.ts';
-import { upstreamProblem, viewOf } from '../walk/view.ts';
+import { type ListPage, type MemberPlace, nextListPage } from '../walk/list-page.ts';
+import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
-/** `GET /api/payments`: one page of a view. Scope first, then the cursor, then (and only then) the upstream. */
+/** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
+const PAGE_CLASS_READS = 2;
+/** How often a first page starts again without a remembered position that proved wrong. */
+const REPLANS = 3;
+
+/**
+ * `GET /api/payments`: one page of a view, of one company or merged from a group's. Scope first, then the cursor,
+ * then (and only then) the upstream.
+ */
 export function listRoute(parts: {
-  settings: Pick<Settings, 'PAYMENTS_TIME_ZONE' | 'DATE_TO_MAX_SKIP_PAGES'>;
+  settings: Pick<Settings, 'PAYMENTS_TIME_ZONE' | 'PAYMENTS_LIST_ORDER' | 'DATE_TO_MAX_SKIP_PAGES'>;
   scope: CompanyScope;
-  sources: ListSources;
   cursors: ListCursors;
+  read: CompanyReader;
+  checkpoints: Checkpoints;
 }) {
   const { settings, cursors } = parts;
+  const order = settings.PAYMENTS_LIST_ORDER;
+  const timeZone = settings.PAYMENTS_TIME_ZONE;
+
+  /** Where each company of a view starts: a person's page size when every row is shown, else the largest. */
+  const startPlaces = (view: View, limit: number) => {
+    const filtersRows = view.date_to !== undefined;
+    const pageSize = filtersRows ? WALK_PAGE_SIZE : limit;
+    return Promise.all(
+      view.members.map(async (company): Promise<MemberPlace> => {
+        const { filters, start } = await planStart(view, company, {
+          checkpoints: parts.checkpoints,
+          order,
+          timeZone,
+          limit: pageSize,
+        });
+        return { company, filters, position: start };
+      }),
+    );
+  };
+
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
     const { limit, cursor, ...query } = c.req.valid('query');
     const chosen = viewOf(c, parts.scope, query);
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
     const binding = { user: view.user.username, company: view.company, ...query };
-    let upstreamCursor: string | undefined;
+    let places: MemberPlace[];
     if (cursor !== undefined) {
-      const opened = cursors.open(cursor, binding);
-      if (!opened.ok)
-        return opened.reason === 'mismatch'
+      const opened = await cursors.open(cursor, binding);
+      if (!opened.ok && opened.reason === 'expired')
+        return problemResponse(
+          c,
+          'cursor_expired',
+          400,
+          'this list was left too long; start again from the first page',
+        );
+      if (!opened.ok || !opened.places.every((place) => view.members.includes(place.company)))
+        return opened.ok || opened.reason === 'mismatch'
           ? problemResponse(
               c,
               'cursor_mismatch',
               400,
-              'this cursor belongs to other filters or another company; start again from the first page',
+              'this cursor belongs to other filters, another company or another group; start again from the first page',
             )
           : problemResponse(c, 'invalid_parameter', 400, 'cursor is not one this server issued');
-      upstreamCursor = opened.upstreamCursor;
-    }
-    const source = parts.sources({ view, limit, signal: c.req.raw.signal, purpose: 'list' });
-    // A merged page may show no row yet while its companies move on: followed past like a date_to's pages.
-    const keep = keepUpTo(view.date_to, settings.PAYMENTS_TIME_ZONE) ?? (view.group ? () => true : undefined);
-    const result = keep
-      ? await nextPageUpTo(source.fetchPage, upstreamCursor, keep, settings.DATE_TO_MAX_SKIP_PAGES)
-      : await source.fetchPage(upstreamCursor);
-    c.set('upstreamAttempts', result.attempts);
-    if (result.ok === 'too_wide')
+      places = opened.places;
+    } else places = await startPlaces(view, limit);
+
+    let reads = 0;
+    const walkOf = (place: MemberPlace) =>
+      companyWalk(view, place.company, place.filters, {
+        timeZone,
+        cls: reads++ < PAGE_CLASS_READS ? 'page' : 'walk',
+        signal: c.req.raw.signal,
+      });
+    const listParts = { read: parts.read, walkOf, order, limit, maxPages: settings.DATE_TO_MAX_SKIP_PAGES };
+    let page: ListPage = await nextListPage(places, listParts);
+    // A remembered position that proved wrong was forgotten: the first page starts again without it.
+    for (let replan = 0; cursor === undefined && !page.ok && page.stale && replan < REPLANS; replan++)
+      page = await nextListPage(await startPlaces(view, limit), listParts);
+    c.set('upstreamAttempts', page.attempts);
+    if (page.ok === 'too_wide')
       return problemResponse(
         c,
         'range_too_wide',
         422,
-        `more than ${settings.DATE_TO_MAX_SKIP_PAGES} pages of payments are newer than date_to; set a date_from closer to it`,
+        `more than ${settings.DATE_TO_MAX_SKIP_PAGES} pages of payments lie before this period; set a date_from closer to it`,
       );
-    if (!result.ok) return upstreamProblem(c, result.failure);
-    const page = result.value;
-    const nextCursor = page.next_cursor === null ? null : cursors.seal(page.next_cursor, binding);
-    if (page.next_cursor !== null && nextCursor === null)
-      return problemResponse(
-        c,
-        'upstream_bad_response',
-        502,
-        'the payments service sent an oversized cursor',
-      );
-    const companies = view.group ? { company_ids: page.data.map((r) => source.companyOf(r) ?? '') } : {};
-    return c.json({ data: page.data, next_cursor: nextCursor, has_more: page.has_more, ...companies }, 200);
+    if (!page.ok) return upstreamProblem(c, page.failure);
+    const more = page.places.some((place) => place.position !== null);
+    const nextCursor = more ? await cursors.seal(page.places, binding) : null;
+    const data = page.rows.map((row) => row.record);
+    const companies = view.group ? { company_ids: page.rows.map((row) => row.company) } : {};
+    return c.json({ data, next_cursor: nextCursor, has_more: more, ...companies }, 200);
   });
 }

@@ -10,13 +10,27 @@ import {
 
 type Totals = Map<string, { count: number; total: string }>;
 
-function addTo(totals: Totals, currency: string, amount: string): void {
+function addTo(totals: Totals, currency: string, amount: string, count = 1): void {
   const entry = totals.get(currency);
-  if (entry === undefined) totals.set(currency, { count: 1, total: amount });
+  if (entry === undefined) totals.set(currency, { count, total: amount });
   else {
-    entry.count += 1;
+    entry.count += count;
     entry.total = addDecimals(entry.total, amount);
   }
+}
+
+/** What a counter has counted, for another to merge. */
+interface CounterState {
+  count: number;
+  uninterpreted: number;
+  undated: number;
+  byStatus: Map<string | null, number>;
+  totals: Totals;
+  days: Map<string, { count: number; totals: Totals }>;
+}
+
+function addAll(into: Totals, from: Totals): void {
+  for (const [currency, { count, total }] of from) addTo(into, currency, total, count);
 }
 
 const listed = (totals: Totals) =>
@@ -36,10 +50,28 @@ export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: strin
   const totals: Totals = new Map();
   const days = new Map<string, { count: number; totals: Totals }>();
 
-  return {
+  const counter = {
     get count() {
       return count;
     },
+    /** Adds what another counter counted (a part of the same walk, once it is known to join exactly). */
+    merge(other: { state(): CounterState }): void {
+      const o = other.state();
+      count += o.count;
+      uninterpreted += o.uninterpreted;
+      undated += o.undated;
+      for (const [status, n] of o.byStatus) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+      addAll(totals, o.totals);
+      for (const [day, entry] of o.days) {
+        const mine = days.get(day);
+        if (mine === undefined) days.set(day, { count: entry.count, totals: new Map(entry.totals) });
+        else {
+          mine.count += entry.count;
+          addAll(mine.totals, entry.totals);
+        }
+      }
+    },
+    state: (): CounterState => ({ count, uninterpreted, undated, byStatus, totals, days }),
     add(record: Payment): void {
       count += 1;
       const status = typeof record.status === 'string' ? record.status : null;
@@ -78,4 +110,7 @@ export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: strin
       };
     },
   };
+  return counter;
 }
+
+export type SummaryCounter = ReturnType<typeof createSummaryCounter>;

@@ -5,27 +5,104 @@ import type { Settings } from '../../../config/settings.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
+import type { Checkpoints } from '../walk/checkpoints.ts';
+import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
-import { keepUpTo } from '../walk/date-range.ts';
-import type { ListSources } from '../walk/list-source.ts';
-import { upstreamProblem, viewOf } from '../walk/view.ts';
-import { createSummaryCounter } from './summary-counter.ts';
+import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
+import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import { companyWalk, planWalk } from '../walk/walk-plan.ts';
+import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import type { SummaryRuns } from './summary-runs.ts';
 
-/** Rows per upstream page of a walk: the spec's maximum, so a walk costs as few requests as it can. */
-const WALK_PAGE_SIZE = 100;
+/**
+ * Parts of a walk counted apart until each is accepted (it joins the part before it exactly); then what it
+ * counted goes into `total`, and so does every row it reads after.
+ */
+function countingParts(
+  total: SummaryCounter,
+  newCounter: () => SummaryCounter,
+  onPage: (rows: number) => void,
+  stopped: () => boolean,
+): PartsConsumer {
+  const pending = new Map<number, SummaryCounter>();
+  const accepted = new Set<number>();
+  return {
+    open(part) {
+      const own = newCounter();
+      pending.set(part, own);
+      return {
+        add: (rows) => {
+          const into = accepted.has(part) ? total : own;
+          for (const row of rows) into.add(row);
+        },
+        end() {},
+      };
+    },
+    accept(part) {
+      accepted.add(part);
+      const own = pending.get(part);
+      pending.delete(part);
+      if (own) total.merge(own);
+    },
+    onPage,
+    stopped,
+  };
+}
+
+/** How often a walk starts again when a remembered position it started from proved wrong. */
+const REPLANS = 3;
 
 /**
  * `GET /api/payments/summary`: a view's figures, as JSON or as a stream of progress events ending with them
- * (`Accept: text/event-stream`). One run per user; finished figures are cached per question.
+ * (`Accept: text/event-stream`). A group's companies are walked at once, each split at remembered positions into
+ * parts walked at once. One run per user; finished figures are cached per question.
  */
 export function summaryRoute(parts: {
-  settings: Pick<Settings, 'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'SUMMARY_MAX_ROWS'>;
+  settings: Pick<
+    Settings,
+    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'PAYMENTS_LIST_ORDER' | 'SUMMARY_MAX_ROWS'
+  >;
   scope: CompanyScope;
-  sources: ListSources;
   runs: SummaryRuns;
+  read: CompanyReader;
+  checkpoints: Checkpoints;
 }) {
   const { settings, runs } = parts;
+  const timeZone = settings.PAYMENTS_TIME_ZONE;
+  const order = settings.PAYMENTS_LIST_ORDER;
+  const newCounter = () => createSummaryCounter({ timeZone, amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
+
+  /** Counts a view into `total`: every company at once; `counted` hears of every page. */
+  async function count(
+    view: View,
+    total: SummaryCounter,
+    signal: AbortSignal,
+    counted: (rows: number) => void,
+  ) {
+    let read = 0;
+    const stopped = () => read >= settings.SUMMARY_MAX_ROWS;
+    const onPage = (rows: number) => {
+      read += rows;
+      counted(rows);
+    };
+    const company = async (id: string) => {
+      for (let replan = 0; ; replan++) {
+        const plan = await planWalk(view, id, { checkpoints: parts.checkpoints, order, timeZone });
+        const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+        const outcome = await walkInParts(walk, plan, {
+          read: parts.read,
+          order,
+          consumer: countingParts(total, newCounter, onPage, stopped),
+        });
+        if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;
+      }
+    };
+    const outcomes = await Promise.all(view.members.map(company));
+    const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
+    const failed = outcomes.find((o) => !o.ok);
+    return { failure: failed && !failed.ok ? failed.failure : undefined, complete: !stopped(), attempts };
+  }
+
   return new Hono<BffEnv>().get('/', validQuery(listFiltersSchema), async (c) => {
     const chosen = viewOf(c, parts.scope, c.req.valid('query'));
     if (!chosen.ok) return chosen.response;
@@ -37,52 +114,35 @@ export function summaryRoute(parts: {
     if (hit !== undefined && !streaming) return c.json(hit, 200);
     const run = await runs.start(view.user.username);
     const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
-    // Sums need no order: a group's companies are walked one after another, not merged.
-    const sources = view.members.map((company) =>
-      parts.sources({
-        view: { ...view, company, group: false, members: [company] },
-        limit: WALK_PAGE_SIZE,
-        signal,
-        purpose: 'export',
-      }),
-    );
-    const keep = keepUpTo(view.date_to, settings.PAYMENTS_TIME_ZONE);
-    const counter = createSummaryCounter({
-      timeZone: settings.PAYMENTS_TIME_ZONE,
-      amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
-    });
-    /** Walks the lists to their ends (or the row cap), reporting progress after every page. */
-    const walk = async (progress: (counted: number) => Promise<void>) => {
-      const finish = (complete: boolean) => {
-        const summary = counter.result(complete);
-        runs.remember(key, summary);
-        return summary;
-      };
-      for (const source of sources) {
-        let cursor: string | undefined;
-        do {
-          const result = await source.fetchPage(cursor);
-          c.set('upstreamAttempts', c.get('upstreamAttempts') + result.attempts);
-          if (!result.ok) return result.failure;
-          for (const record of result.value.data) if (!keep || keep(record)) counter.add(record);
-          if (counter.count >= settings.SUMMARY_MAX_ROWS) return finish(false);
-          cursor = result.value.next_cursor ?? undefined;
-          await progress(counter.count);
-        } while (cursor !== undefined);
-      }
-      return finish(true);
+    /** Walks the view (or to the row cap), reporting progress as pages arrive. */
+    const walk = async (progress: (counted: number) => void): Promise<Summary | UpstreamFailure> => {
+      const total = newCounter();
+      let counted = 0;
+      const outcome = await count(view, total, signal, (rows) => {
+        counted += rows;
+        progress(counted);
+      });
+      c.set('upstreamAttempts', c.get('upstreamAttempts') + outcome.attempts);
+      if (outcome.failure) return outcome.failure;
+      const summary = total.result(outcome.complete);
+      runs.remember(key, summary);
+      return summary;
     };
     if (!streaming) {
-      const outcome = await walk(async () => {}).finally(run.finish);
+      const outcome = await walk(() => {}).finally(run.finish);
       return 'count' in outcome ? c.json(outcome, 200) : upstreamProblem(c, outcome);
     }
     return streamSSE(c, async (stream) => {
       try {
-        const outcome: Summary | UpstreamFailure =
-          hit ??
-          (await walk((counted) =>
+        // Progress is written as it comes, each event after the one before.
+        let writing = Promise.resolve();
+        const progress = (counted: number) => {
+          writing = writing.then(() =>
             stream.writeSSE({ event: 'progress', data: JSON.stringify({ counted }) }),
-          ));
+          );
+        };
+        const outcome: Summary | UpstreamFailure = hit ?? (await walk(progress));
+        await writing;
         if ('count' in outcome) await stream.writeSSE({ event: 'summary', data: JSON.stringify(outcome) });
         else if (!outcome.aborted)
           await stream.writeSSE({

@@ -1,5 +1,9 @@
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
-import { CURSOR_PATTERN } from '@payments/shared';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { SharedState } from '../../../shared-state/index.ts';
+import type { Position } from './company-reader.ts';
+import type { MemberPlace } from './list-page.ts';
+import type { RowKey } from './row-key.ts';
 
 /** What a pagination session is bound to: the next page must be asked for with exactly these. */
 export interface CursorBinding {
@@ -12,18 +16,17 @@ export interface CursorBinding {
 }
 
 export type OpenedCursor =
-  | { ok: true; upstreamCursor: string }
-  | { ok: false; reason: 'invalid' | 'mismatch' };
+  | { ok: true; places: MemberPlace[] }
+  | { ok: false; reason: 'invalid' | 'mismatch' | 'expired' };
 
-export interface ListCursors {
-  /** Seals an upstream cursor to its binding; null when the token would not fit the shared cursor shape. */
-  seal(upstreamCursor: string, binding: CursorBinding): string | null;
-  open(token: string, binding: CursorBinding): OpenedCursor;
-}
-
-const VERSION = 'c2.';
+const VERSION = 'c3.';
+const HANDLE = 'h3.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Longer sealed positions are kept in the shared state behind a short handle: URLs stay well under 2 KB. */
+const MAX_INLINE_LENGTH = 1_500;
+/** How long a handle's positions are kept: a list left open longer starts over (400 cursor_expired). */
+const HANDLE_TTL_MS = 2 * 3_600_000;
 
 /** The binding as one string, its members in a fixed order. */
 const bindingKey = (b: CursorBinding) =>
@@ -36,41 +39,106 @@ const bindingKey = (b: CursorBinding) =>
     b.group === 'true',
   ]);
 
+type KeyTuple = [number | null, string] | null;
+const keyTuple = (key: RowKey | undefined): KeyTuple => (key ? [key.at, key.id] : null);
+const keyFrom = (tuple: unknown): RowKey | undefined =>
+  Array.isArray(tuple) && (typeof tuple[0] === 'number' || tuple[0] === null) && typeof tuple[1] === 'string'
+    ? { at: tuple[0], id: tuple[1] }
+    : undefined;
+
+/** A place as a compact tuple: company, filters, position (or null once ended), the next row's key. */
+function placeTuple(place: MemberPlace): unknown[] {
+  const p = place.position;
+  return [
+    place.company,
+    place.filters.status ?? null,
+    place.filters.date_from ?? null,
+    p === null ? null : [p.cursor, p.skip, p.limit, keyTuple(p.head), keyTuple(p.prev)],
+    keyTuple(place.head),
+  ];
+}
+
+function placeFrom(tuple: unknown): MemberPlace | null {
+  if (!Array.isArray(tuple) || typeof tuple[0] !== 'string') return null;
+  const [company, status, dateFrom, position, head] = tuple as unknown[];
+  const filters = {
+    ...(typeof status === 'string' ? { status } : {}),
+    ...(typeof dateFrom === 'string' ? { date_from: dateFrom } : {}),
+  };
+  if (position === null) return { company: company as string, filters, position: null, head: keyFrom(head) };
+  if (!Array.isArray(position)) return null;
+  const [cursor, skip, limit, positionHead, prev] = position as unknown[];
+  if (!(cursor === null || typeof cursor === 'string') || !Number.isInteger(skip) || !Number.isInteger(limit))
+    return null;
+  const at: Position = {
+    cursor: cursor as string | null,
+    skip: skip as number,
+    limit: limit as number,
+    head: keyFrom(positionHead),
+    prev: keyFrom(prev),
+  };
+  return { company: company as string, filters, position: at, head: keyFrom(head) };
+}
+
 /**
- * The BFF's own cursor: the upstream's cursor and its binding sealed with AES-256-GCM, so the browser can neither
- * read the upstream cursor nor move it to other filters, another company or another user. Any replica holding the
- * same key (derived from `APP_SECRET`) opens it.
+ * The BFF's own cursor: where each company of the view stands (upstream cursors included), sealed with
+ * AES-256-GCM to its binding, so the browser can neither read the upstream cursors nor move them to other
+ * filters, another company or another user. Any replica holding the same key (derived from APP_SECRET) opens it.
+ * Positions too long for a URL (many companies, long upstream cursors of any alphabet) are kept in the shared
+ * state, and the browser holds a sealed handle to them.
  */
-export function createListCursors(key: Buffer): ListCursors {
+export function createListCursors(key: Buffer, state: SharedState) {
   if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
   const secret = createSecretKey(key);
+  const seal = (plain: Buffer) => {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', secret, iv);
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+  };
+  const unseal = (text: string): unknown => {
+    const raw = Buffer.from(text, 'base64url');
+    if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', secret, raw.subarray(0, IV_BYTES));
+      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+      return JSON.parse(inflateRawSync(plain, { maxOutputLength: 4 * 1024 * 1024 }).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const pack = (value: unknown) => deflateRawSync(Buffer.from(JSON.stringify(value), 'utf8'));
+
   return {
-    seal(upstreamCursor, binding) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', secret, iv);
-      const plain = JSON.stringify([bindingKey(binding), upstreamCursor]);
-      const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      const token = `${VERSION}${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
-      return CURSOR_PATTERN.test(token) ? token : null;
+    /** The token for the next page of a session standing at `places`. */
+    async seal(places: readonly MemberPlace[], binding: CursorBinding): Promise<string> {
+      const bound = bindingKey(binding);
+      const inline = `${VERSION}${seal(pack([bound, places.map(placeTuple)]))}`;
+      if (inline.length <= MAX_INLINE_LENGTH) return inline;
+      const id = randomBytes(16).toString('base64url');
+      await state.set(`cursor:${id}`, JSON.stringify(places.map(placeTuple)), HANDLE_TTL_MS);
+      return `${HANDLE}${seal(pack([bound, id]))}`;
     },
-    open(token, binding) {
-      if (!token.startsWith(VERSION)) return { ok: false, reason: 'invalid' };
-      const raw = Buffer.from(token.slice(VERSION.length), 'base64url');
-      if (raw.length <= IV_BYTES + TAG_BYTES) return { ok: false, reason: 'invalid' };
-      let fields: unknown;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', secret, raw.subarray(0, IV_BYTES));
-        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-        fields = JSON.parse(plain.toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'invalid' };
+    async open(token: string, binding: CursorBinding): Promise<OpenedCursor> {
+      const handle = token.startsWith(HANDLE);
+      if (!handle && !token.startsWith(VERSION)) return { ok: false, reason: 'invalid' };
+      const fields = unseal(token.slice(VERSION.length));
+      if (!Array.isArray(fields) || typeof fields[0] !== 'string') return { ok: false, reason: 'invalid' };
+      if (fields[0] !== bindingKey(binding)) return { ok: false, reason: 'mismatch' };
+      let tuples: unknown = fields[1];
+      if (handle) {
+        const kept = typeof tuples === 'string' ? await state.get(`cursor:${tuples}`) : null;
+        if (kept === null) return { ok: false, reason: 'expired' };
+        tuples = JSON.parse(kept);
       }
-      if (!Array.isArray(fields) || typeof fields[0] !== 'string' || typeof fields[1] !== 'string')
-        return { ok: false, reason: 'invalid' };
-      return fields[0] === bindingKey(binding)
-        ? { ok: true, upstreamCursor: fields[1] }
-        : { ok: false, reason: 'mismatch' };
+      if (!Array.isArray(tuples) || tuples.length === 0) return { ok: false, reason: 'invalid' };
+      const places = tuples.map(placeFrom);
+      return places.every((p) => p !== null)
+        ? { ok: true, places: places as MemberPlace[] }
+        : { ok: false, reason: 'invalid' };
     },
   };
 }
+
+export type ListCursors = ReturnType<typeof createListCursors>;
