@@ -8,7 +8,7 @@ import { problemResponse } from '../../problem-response.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
-import { viewRows } from '../walk/ordered-walk.ts';
+import { type RowsEnd, type ViewRow, viewRows } from '../walk/ordered-walk.ts';
 import { upstreamProblem, viewOf } from '../walk/view.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
@@ -94,6 +94,10 @@ export function exportRoute(parts: {
       }
     }
     const firstRows = first.done ? [] : first.value;
+    // A walk that ended with its first answer (an empty view) ends the file after its header.
+    const end = first.done ? first.value : undefined;
+    const rest: AsyncIterator<ViewRow[], RowsEnd> =
+      end === undefined ? rows : { next: async () => ({ done: true, value: end }) };
     const requestId = c.get('requestId');
     const stream = createCsvExportStream({
       columns: columnsFor(
@@ -101,7 +105,7 @@ export function exportRoute(parts: {
         columns?.split(','),
       ),
       first: firstRows,
-      rows,
+      rows: rest,
       group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,

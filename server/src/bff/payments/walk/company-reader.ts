@@ -106,7 +106,16 @@ export function createCompanyReader(parts: {
     }
     const page = result.value;
     const keys = page.data.map((record) => keyOf(record, parts.timeZone));
-    let skip = Math.min(position.skip, keys.length);
+    // Read again, a page may come back shorter than it was (the spec promises no page size): the rows from a
+    // cursor are the same, so the ones to pass over go on into the pages after it.
+    if (position.skip > 0 && position.skip >= keys.length) {
+      const rest =
+        page.next_cursor === null
+          ? null
+          : { ...position, cursor: page.next_cursor, skip: position.skip - keys.length };
+      return { ok: true, rows: [], ended: rest === null, next: rest, keys: [], attempts: result.attempts };
+    }
+    let skip = position.skip;
     const atSkip = keys[skip];
     if (position.head !== undefined && !(atSkip && sameRow(atSkip, position.head))) {
       if (position.checkpoint) {
@@ -122,7 +131,8 @@ export function createCompanyReader(parts: {
       const found = keys.findIndex((key) => sameRow(key, position.head as RowKey));
       if (found >= 0) skip = found;
     }
-    let previous = position.prev?.at ?? null;
+    // A remembered boundary is not checked against: its next row was, and that is what the jump relies on.
+    let previous = position.checkpoint ? null : (position.prev?.at ?? null);
     let previousWhere = 'the last row of the page before';
     for (const [index, key] of walk.ordered || position.checkpoint ? keys.entries() : []) {
       if (key.at === null) continue;

@@ -1,8 +1,9 @@
 import { type Payment, wallTimeToInstant } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { RequestClass } from '../../../upstream/index.ts';
-import type { Checkpoints, UpstreamFilters } from './checkpoints.ts';
+import type { Checkpoint, Checkpoints, UpstreamFilters } from './checkpoints.ts';
 import type { CompanyWalk, Position, Range } from './company-reader.ts';
+import { direction } from './row-key.ts';
 import type { View } from './view.ts';
 
 /** The spec's largest page: every walk that reads more than a person sees asks for it. */
@@ -45,6 +46,25 @@ export function companyWalk(
   };
 }
 
+/** The position remembered nearest above `to` under exactly these filters: where a walk starts; else the top. */
+async function startFor(
+  company: string,
+  filters: UpstreamFilters,
+  to: number | undefined,
+  parts: { checkpoints: Checkpoints; limit: number },
+): Promise<Position> {
+  const near = to === undefined ? undefined : await parts.checkpoints.nearest(company, filters, to, true);
+  if (!near) return { cursor: null, skip: 0, limit: parts.limit };
+  return {
+    cursor: near.cursor,
+    skip: 0,
+    limit: parts.limit,
+    head: near.next,
+    prev: near.boundary,
+    checkpoint: near,
+  };
+}
+
 /**
  * Where a company's walk of a view starts, and with which upstream filters. Without a date_to, from the top with
  * the view's own filters. With newest first and a date_to, date_from is not sent (the walk stops at the first
@@ -58,42 +78,26 @@ export async function planStart(
   company: string,
   parts: { checkpoints: Checkpoints; order: ListOrder; timeZone: string; limit: number },
 ): Promise<{ filters: UpstreamFilters; start: Position }> {
-  const top = (filters: UpstreamFilters) => ({
-    filters,
-    start: { cursor: null, skip: 0, limit: parts.limit },
-  });
   const { status, date_from } = view.filters;
   const range = rangeOf(view, parts.timeZone);
-  if (parts.order === 'created_at_asc' || range.to === undefined) return top({ status, date_from });
-  const candidates: UpstreamFilters[] = status === undefined ? [{}] : [{ status }, {}];
+  if (parts.order === 'created_at_asc' || range.to === undefined)
+    return { filters: { status, date_from }, start: { cursor: null, skip: 0, limit: parts.limit } };
   const to = range.to;
   const from = range.from ?? -Number.MAX_SAFE_INTEGER;
-  const unfiltered = candidates.at(-1) as UpstreamFilters;
-  const pagesAbove = await parts.checkpoints.count(company, unfiltered, to + 1, Number.MAX_SAFE_INTEGER);
+  const candidates: UpstreamFilters[] = status === undefined ? [{}] : [{ status }, {}];
+  const pagesAbove = await parts.checkpoints.count(company, {}, to + 1, Number.MAX_SAFE_INTEGER);
   const plans = await Promise.all(
     candidates.map(async (filters) => {
-      const near = await parts.checkpoints.nearest(company, filters, to, true);
+      const start = await startFor(company, filters, to, parts);
       const inside = await parts.checkpoints.count(company, filters, from, to);
       // Without a position to start from, the pages above the range are read: as many as the unfiltered list
       // has remembered there at most (a status filter has fewer), unknown when nothing is.
-      const above = near ? 0 : pagesAbove > 0 ? pagesAbove : Number.MAX_SAFE_INTEGER / 4;
-      return { filters, near, cost: above + inside };
+      const above = start.checkpoint ? 0 : pagesAbove > 0 ? pagesAbove : Number.MAX_SAFE_INTEGER / 4;
+      return { filters, start, cost: above + inside };
     }),
   );
   const best = plans.reduce((a, b) => (b.cost < a.cost ? b : a));
-  if (!best.near) return top(best.filters);
-  const { near } = best;
-  return {
-    filters: best.filters,
-    start: {
-      cursor: near.cursor,
-      skip: 0,
-      limit: parts.limit,
-      head: near.next,
-      prev: near.boundary,
-      checkpoint: near,
-    },
-  };
+  return { filters: best.filters, start: best.start };
 }
 
 /** Parts a walk is split into at most: enough to keep a rate of 40 requests a second busy at 100 ms a page. */
@@ -125,23 +129,28 @@ export async function planWalk(
     const key = JSON.stringify([filters.status ?? null, filters.date_from ?? null]);
     if (seen.has(key)) continue;
     seen.add(key);
-    const planned = await planStart(
-      { ...view, filters: { status: filters.status, date_from: filters.date_from } },
-      company,
-      {
-        ...parts,
-        limit: WALK_PAGE_SIZE,
-      },
-    );
+    const start = await startFor(company, filters, desc ? range.to : undefined, {
+      ...parts,
+      limit: WALK_PAGE_SIZE,
+    });
     // A range from the top needs no start; one with an end needs a remembered start to be worth splitting.
-    const usable = range.to === undefined || !desc || planned.start.checkpoint !== undefined;
+    const usable = range.to === undefined || !desc || start.checkpoint !== undefined;
     const inside = usable ? await parts.checkpoints.count(company, filters, min, max) : -1;
-    if (best === undefined || inside > best.inside) best = { filters, start: planned.start, inside };
+    if (best === undefined || inside > best.inside) best = { filters, start, inside };
   }
   const chosen = best as { filters: UpstreamFilters; start: Position; inside: number };
   const wanted = Math.min(MAX_PARTS, Math.floor(chosen.inside / PAGES_PER_PART));
-  const splits = wanted > 1 ? await parts.checkpoints.splits(company, chosen.filters, min, max, wanted) : [];
-  // Remembered positions come lowest instant first; the list walks them in its own order.
-  if (desc) splits.reverse();
+  const found = wanted > 1 ? await parts.checkpoints.splits(company, chosen.filters, min, max, wanted) : [];
+  // Parts follow each other in the order of their first rows. Rows of one instant are listed in an order only the
+  // upstream knows, so two parts may not start at the same instant: one start per instant, strictly in list order.
+  const { compare } = direction(parts.order);
+  const byStart = found.toSorted((a, b) => compare(a.next.at, b.next.at));
+  const splits: Checkpoint[] = [];
+  let last = chosen.start.checkpoint?.next.at;
+  for (const split of byStart)
+    if (last === undefined || compare(split.next.at, last) > 0) {
+      splits.push(split);
+      last = split.next.at;
+    }
   return { filters: chosen.filters, start: chosen.start, splits };
 }
