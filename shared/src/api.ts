@@ -56,5 +56,7 @@ export const summarySchema = z.object({
   uninterpreted: count,
   days: z.array(z.object({ day: z.string(), count, totals: z.array(money) })),
   undated: count,
+  /** When the count began (ISO 8601): the figures hold the payments listed then. */
+  as_of: z.optional(z.string()),
 });
 export type Summary = z.infer<typeof summarySchema>;

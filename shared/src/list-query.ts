@@ -41,6 +41,11 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
 export const listFiltersSchema = z.strictObject(filterShape).check(orderedRange);
 export type ListFilters = z.infer<typeof listFiltersSchema>;
 
+/** `GET /api/payments/summary`: the filters, and `fresh=true` to count again rather than answer from the cache. */
+export const summaryQuerySchema = z
+  .strictObject({ ...filterShape, fresh: z.optional(z.enum(['true', 'false'])) })
+  .check(orderedRange);
+
 /**
  * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in
  * order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and `created_at_utc` to

@@ -25,6 +25,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   busy: 'Busy',
   range_too_wide: 'Date range too wide',
+  summary_superseded: 'A newer count replaced this one',
   gone: 'Gone',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',

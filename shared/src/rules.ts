@@ -75,6 +75,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'busy',
   'range_too_wide',
+  'summary_superseded',
   'gone',
   'not_found',
   'method_not_allowed',

@@ -10,6 +10,7 @@ import {
 } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedState } from '../shared-state/index.ts';
+import { InProcessDispatcher } from '../upstream/testing/in-process-dispatcher.ts';
 import { CONTENT_SECURITY_POLICY } from './middleware/response-headers.ts';
 import { createHarness, type Harness, signInOn } from './testing/bff-harness.ts';
 
@@ -406,6 +407,102 @@ describe('GET /api/payments/summary', () => {
       text += new TextDecoder().decode(chunk.value);
     }
     expect(text).not.toContain('event: summary');
+    // It says why: a newer count replaced it (409 summary_superseded), not that the upstream failed.
+    expect(text).toContain('event: error');
+    expect(text).toContain('"code":"summary_superseded"');
+  });
+
+  it('answers a superseded question that waits for JSON with 409 summary_superseded', async () => {
+    // An upstream 80 ms away, so the first question is still being counted when the second comes.
+    const slow = h.make({
+      upstream: {
+        dispatcher: new InProcessDispatcher(async (request) => {
+          await new Promise((resolve) => setTimeout(resolve, 80));
+          return h.sandbox.app.fetch(request);
+        }),
+      },
+      parts: { sharedState: createEmbeddedState() },
+    });
+    try {
+      const own = await signInOn(slow.app);
+      const ask = (status: string) =>
+        slow.app.request(`/api/payments/summary?status=${status}`, {
+          headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme' },
+        });
+      const older = ask('FAILED');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect((await ask('AWAITING')).status).toBe(200);
+      const answer = await older;
+      expect(answer.status).toBe(409);
+      expect(problemSchema.parse(await answer.json()).code).toBe('summary_superseded');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('lets people asking the same question at once share one walk of the upstream', async () => {
+    const fresh = h.make({ parts: { sharedState: createEmbeddedState() } });
+    try {
+      const ask = async (who: string) => {
+        const cookieOf = who === 'demo' ? await signInOn(fresh.app) : await signInOn(fresh.app, 'eu-only');
+        return fresh.app.request('/api/payments/summary?status=COMPLETED', {
+          headers: { 'X-CSRF': '1', cookie: cookieOf, 'X-Company-Id': 'acme-eu' },
+        });
+      };
+      h.recorded.length = 0;
+      const answers = await Promise.all([ask('demo'), ask('eu-only')]);
+      const [one, two] = await Promise.all(answers.map((a) => a.json()));
+      expect(one).toEqual(two);
+      const pages = Math.ceil((await walkSandbox('acme-eu', { status: 'COMPLETED' })).length / 100);
+      h.recorded.splice(h.recorded.length - pages, pages);
+      // Both answered by one walk: its pages, and not a request more.
+      expect(h.recorded.filter((r) => r.query.limit?.[0] === '100')).toHaveLength(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('counts again when asked fresh, and says when the count began', async () => {
+    const ask = (fresh: boolean) =>
+      h.call(`/api/payments/summary?status=FAILED${fresh ? '&fresh=true' : ''}`, {
+        cookie,
+        headers: { 'X-Company-Id': 'acme-us' },
+      });
+    const first = summarySchema.parse(await (await ask(false)).json());
+    h.recorded.length = 0;
+    expect(summarySchema.parse(await (await ask(false)).json())).toEqual(first);
+    expect(h.recorded).toHaveLength(0);
+    const again = summarySchema.parse(await (await ask(true)).json());
+    expect(h.recorded.length).toBeGreaterThan(0);
+    expect(Date.parse(again.as_of ?? '')).toBeGreaterThanOrEqual(Date.parse(first.as_of ?? ''));
+    expect(again.count).toBe(first.count);
+  });
+
+  it('gives each user WALKS_PER_USER walks at once: one more is refused with 429 and Retry-After', async () => {
+    const narrow = h.make({ settings: { WALKS_PER_USER: 2, EXPORT_MAX_PER_USER: 5 } });
+    try {
+      const own = await signInOn(narrow.app);
+      const headers = { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme' };
+      // Two downloads read slowly hold both places.
+      const held = await Promise.all([
+        narrow.app.request('/api/payments/export.csv', { headers }),
+        narrow.app.request('/api/payments/export.csv?status=FAILED', { headers }),
+      ]);
+      expect(held.map((r) => r.status)).toEqual([200, 200]);
+      const third = await narrow.app.request('/api/payments?date_to=2026-01-01T00:00:00', { headers });
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBe('5');
+      expect(problemSchema.parse(await third.json()).detail).toMatch(/2 counts, searches or downloads/);
+      // A page of the list that walks nothing is still served.
+      expect((await narrow.app.request('/api/payments?limit=5', { headers })).status).toBe(200);
+      for (const r of held) await r.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(
+        (await narrow.app.request('/api/payments?date_to=2026-01-01T00:00:00', { headers })).status,
+      ).toBe(200);
+    } finally {
+      await narrow.close();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Settings } from '../config/settings.ts';
 import { type Logger, logEvent, stdoutLogger } from '../runtime/logger.ts';
 import type { Metrics } from '../runtime/metrics.ts';
-import { type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
+import { createLeases, type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
 import { appConfigRoute } from './app-config-route.ts';
 import {
@@ -39,6 +39,7 @@ import { createCheckpoints } from './payments/walk/checkpoints.ts';
 import { createCompanyReader } from './payments/walk/company-reader.ts';
 import { createCompanyScope } from './payments/walk/company-scope.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
+import { createWalkPlaces } from './payments/walk/walk-places.ts';
 import { problemResponse } from './problem-response.ts';
 import { createWebAssets } from './web-assets.ts';
 
@@ -81,7 +82,9 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     idleMs: settings.SESSION_IDLE_TIMEOUT * 1000,
     maxAgeMs: settings.SESSION_MAX_AGE * 1000,
   });
-  const exports = createExportGate(state, {
+  const leases = createLeases(state);
+  const walks = createWalkPlaces(leases, settings.WALKS_PER_USER);
+  const exports = createExportGate(leases, {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
   });
@@ -114,12 +117,15 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       }),
     )
     .route('/config', appConfigRoute({ settings, scope }))
-    .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints }))
+    .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
     .route(
       '/payments/summary',
-      summaryRoute({ settings, scope, runs: createSummaryRuns(state), read, checkpoints }),
+      summaryRoute({ settings, scope, runs: createSummaryRuns(state, leases), read, checkpoints, walks }),
     )
-    .route('/payments/export.csv', exportRoute({ settings, scope, read, checkpoints, exports, logger, now }));
+    .route(
+      '/payments/export.csv',
+      exportRoute({ settings, scope, read, checkpoints, exports, walks, logger, now }),
+    );
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))

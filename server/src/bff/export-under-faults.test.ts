@@ -30,7 +30,7 @@ async function bffOver(faults: string) {
     },
     companies: tenant.companies,
     // All ten downloads are one user's: the per-user cap is not what is under test.
-    settings: { EXPORT_MAX_PER_USER: EXPORTS },
+    settings: { EXPORT_MAX_PER_USER: EXPORTS, WALKS_PER_USER: EXPORTS },
   });
   const logs = bff.logs;
   bffs.push(bff);

@@ -5,11 +5,13 @@ import { type Logger, logEvent } from '../../../runtime/logger.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import { busyWalks } from '../summary/summary-route.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type RowsEnd, type ViewRow, viewRows } from '../walk/ordered-walk.ts';
 import { upstreamProblem, viewOf } from '../walk/view.ts';
+import type { WalkPlaces } from '../walk/walk-places.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
 import { createCsvExportStream } from './export-stream.ts';
@@ -33,11 +35,13 @@ export function exportRoute(parts: {
     | 'PAYMENTS_LIST_ORDER'
     | 'EXPORT_MAX_PER_USER'
     | 'EXPORT_MAX_TOTAL'
+    | 'WALKS_PER_USER'
   >;
   scope: CompanyScope;
   read: CompanyReader;
   checkpoints: Checkpoints;
   exports: ExportGate;
+  walks: WalkPlaces;
   logger: Logger;
   now: () => number;
 }) {
@@ -73,6 +77,13 @@ export function exportRoute(parts: {
           : 'too many downloads are running right now; try again in a minute',
         { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
       );
+    const place = await parts.walks.enter(user);
+    if (!place) {
+      admission.leave();
+      return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
+        retryAfterSeconds: 5,
+      });
+    }
     const walk = new AbortController();
     const tally = { attempts: 0 };
     const rows = viewRows(view, {
@@ -90,6 +101,7 @@ export function exportRoute(parts: {
       if (!first.value.ok) {
         walk.abort();
         admission.leave();
+        place.leave();
         return upstreamProblem(c, first.value.failure);
       }
     }
@@ -119,6 +131,7 @@ export function exportRoute(parts: {
       onEnd: ({ end, rows: written, attempts, failure }) => {
         walk.abort();
         admission.leave();
+        place.leave();
         // Cut by a stopping process, not by the client or the upstream: worth saying which.
         const how = end !== 'complete' && exports.stopping ? 'shutdown' : end;
         logEvent(logger, how === 'complete' || how === 'cancelled' ? 'info' : 'error', {

@@ -4,12 +4,14 @@ import type { Settings } from '../../../config/settings.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import { busyWalks } from '../summary/summary-route.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
 import { type ListPage, type MemberPlace, nextListPage } from '../walk/list-page.ts';
 import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import type { WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
@@ -22,11 +24,15 @@ const REPLANS = 3;
  * then (and only then) the upstream.
  */
 export function listRoute(parts: {
-  settings: Pick<Settings, 'PAYMENTS_TIME_ZONE' | 'PAYMENTS_LIST_ORDER' | 'DATE_TO_MAX_SKIP_PAGES'>;
+  settings: Pick<
+    Settings,
+    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_LIST_ORDER' | 'DATE_TO_MAX_SKIP_PAGES' | 'WALKS_PER_USER'
+  >;
   scope: CompanyScope;
   cursors: ListCursors;
   read: CompanyReader;
   checkpoints: Checkpoints;
+  walks: WalkPlaces;
 }) {
   const { settings, cursors } = parts;
   const order = settings.PAYMENTS_LIST_ORDER;
@@ -77,6 +83,12 @@ export function listRoute(parts: {
       places = opened.places;
     } else places = await startPlaces(view, limit);
 
+    // A list that skips to a date_to walks: it takes one of the user's walk places while it does.
+    const place = view.date_to === undefined ? undefined : await parts.walks.enter(view.user.username);
+    if (place === null)
+      return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
+        retryAfterSeconds: 5,
+      });
     let reads = 0;
     const walkOf = (place: MemberPlace) =>
       companyWalk(view, place.company, place.filters, {
@@ -85,10 +97,15 @@ export function listRoute(parts: {
         signal: c.req.raw.signal,
       });
     const listParts = { read: parts.read, walkOf, order, limit, maxPages: settings.DATE_TO_MAX_SKIP_PAGES };
-    let page: ListPage = await nextListPage(places, listParts);
-    // A remembered position that proved wrong was forgotten: the first page starts again without it.
-    for (let replan = 0; cursor === undefined && !page.ok && page.stale && replan < REPLANS; replan++)
-      page = await nextListPage(await startPlaces(view, limit), listParts);
+    let page: ListPage;
+    try {
+      page = await nextListPage(places, listParts);
+      // A remembered position that proved wrong was forgotten: the first page starts again without it.
+      for (let replan = 0; cursor === undefined && !page.ok && page.stale && replan < REPLANS; replan++)
+        page = await nextListPage(await startPlaces(view, limit), listParts);
+    } finally {
+      place?.leave();
+    }
     c.set('upstreamAttempts', page.attempts);
     if (page.ok === 'too_wide')
       return problemResponse(

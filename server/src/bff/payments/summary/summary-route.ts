@@ -1,15 +1,17 @@
-import { listFiltersSchema, type Summary } from '@payments/shared';
+import { type Summary, summaryQuerySchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Settings } from '../../../config/settings.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
+import { problemResponse } from '../../problem-response.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import type { WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk } from '../walk/walk-plan.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import type { SummaryRuns } from './summary-runs.ts';
@@ -60,10 +62,15 @@ const REPLANS = 3;
 export function summaryRoute(parts: {
   settings: Pick<
     Settings,
-    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'PAYMENTS_LIST_ORDER' | 'SUMMARY_MAX_ROWS'
+    | 'PAYMENTS_TIME_ZONE'
+    | 'PAYMENTS_AMOUNT_UNIT'
+    | 'PAYMENTS_LIST_ORDER'
+    | 'SUMMARY_MAX_ROWS'
+    | 'WALKS_PER_USER'
   >;
   scope: CompanyScope;
   runs: SummaryRuns;
+  walks: WalkPlaces;
   read: CompanyReader;
   checkpoints: Checkpoints;
 }) {
@@ -103,33 +110,50 @@ export function summaryRoute(parts: {
     return { failure: failed && !failed.ok ? failed.failure : undefined, complete: !stopped(), attempts };
   }
 
-  return new Hono<BffEnv>().get('/', validQuery(listFiltersSchema), async (c) => {
-    const chosen = viewOf(c, parts.scope, c.req.valid('query'));
+  return new Hono<BffEnv>().get('/', validQuery(summaryQuerySchema), async (c) => {
+    const { fresh, ...query } = c.req.valid('query');
+    const chosen = viewOf(c, parts.scope, query);
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
+    const user = view.user.username;
     // A group's figures depend on which of its companies the user may see.
     const key = JSON.stringify([view.members, view.filters.status, view.filters.date_from, view.date_to]);
     const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
-    const hit = await runs.cached(key);
+    const hit = fresh === 'true' ? undefined : await runs.cached(key);
     if (hit !== undefined && !streaming) return c.json(hit, 200);
-    const run = await runs.start(view.user.username);
-    const signal = AbortSignal.any([run.signal, c.req.raw.signal]);
-    /** Walks the view (or to the row cap), reporting progress as pages arrive. */
-    const walk = async (progress: (counted: number) => void): Promise<Summary | UpstreamFailure> => {
-      const total = newCounter();
-      let counted = 0;
-      const outcome = await count(view, total, signal, (rows) => {
-        counted += rows;
-        progress(counted);
+    const claim = hit === undefined ? await runs.claim(user) : undefined;
+    // A walk of its own takes one of the user's walk places; joining one under way takes none.
+    const place = hit !== undefined || runs.isRunning(key) ? undefined : await parts.walks.enter(user);
+    if (place === null) {
+      claim?.leave();
+      return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
+        retryAfterSeconds: 5,
       });
-      c.set('upstreamAttempts', c.get('upstreamAttempts') + outcome.attempts);
-      if (outcome.failure) return outcome.failure;
-      const summary = total.result(outcome.complete);
-      runs.remember(key, summary);
-      return summary;
+    }
+    const waiting = AbortSignal.any([c.req.raw.signal, ...(claim ? [claim.lost] : [])]);
+    /** The figures: of the walk under way for this question, or of a new one, reporting progress as pages arrive. */
+    const figures = async (
+      progress: (counted: number) => void,
+    ): Promise<Summary | UpstreamFailure | 'left'> => {
+      const asOf = new Date().toISOString();
+      const outcome = await runs.await(
+        key,
+        async (signal, counted) => {
+          const total = newCounter();
+          const walked = await count(view, total, signal, counted).finally(() => place?.leave());
+          c.set('upstreamAttempts', c.get('upstreamAttempts') + walked.attempts);
+          return walked.failure ?? { ...total.result(walked.complete), as_of: asOf };
+        },
+        { signal: waiting, progress },
+      );
+      place?.leave();
+      return outcome;
     };
+    const superseded = () =>
+      problemResponse(c, 'summary_superseded', 409, 'a newer count of yours replaced this one');
     if (!streaming) {
-      const outcome = await walk(() => {}).finally(run.finish);
+      const outcome = await figures(() => {}).finally(() => claim?.leave());
+      if (outcome === 'left') return claim?.lost.aborted ? superseded() : c.body(null, 204);
       return 'count' in outcome ? c.json(outcome, 200) : upstreamProblem(c, outcome);
     }
     return streamSSE(c, async (stream) => {
@@ -141,17 +165,23 @@ export function summaryRoute(parts: {
             stream.writeSSE({ event: 'progress', data: JSON.stringify({ counted }) }),
           );
         };
-        const outcome: Summary | UpstreamFailure = hit ?? (await walk(progress));
+        const outcome = hit ?? (await figures(progress));
         await writing;
-        if ('count' in outcome) await stream.writeSSE({ event: 'summary', data: JSON.stringify(outcome) });
-        else if (!outcome.aborted)
-          await stream.writeSSE({
-            event: 'error',
-            data: JSON.stringify({ code: outcome.code, status: outcome.status, detail: outcome.detail }),
-          });
+        const problem = (code: string, status: number, detail: string) =>
+          stream.writeSSE({ event: 'error', data: JSON.stringify({ code, status, detail }) });
+        if (outcome === 'left') {
+          if (claim?.lost.aborted)
+            await problem('summary_superseded', 409, 'a newer count of yours replaced this one');
+        } else if ('count' in outcome)
+          await stream.writeSSE({ event: 'summary', data: JSON.stringify(outcome) });
+        else if (!outcome.aborted) await problem(outcome.code, outcome.status, outcome.detail);
       } finally {
-        run.finish();
+        claim?.leave();
       }
     });
   });
 }
+
+/** Why a walk was refused: the user's places are all taken. */
+export const busyWalks = (places: number) =>
+  `you have ${places} counts, searches or downloads running already; wait for one to finish`;
