@@ -173,6 +173,8 @@ for (const { file, zones, allows } of FOLDERS) {
 }
 fixtures['server/src/bff/cycle/a.ts'] = "import { b } from './b.ts';\n\nexport const a = () => b;\n";
 fixtures['server/src/bff/cycle/b.ts'] = "import { a } from './a.ts';\n\nexport const b = () => a;\n";
+fixtures['server/src/bff/payments/list/listRoute.ts'] = 'export const x = 1;\n';
+fixtures['server/src/bff/payments/list/list_route.ts'] = 'export const x = 1;\n';
 
 interface Diagnostic {
   category: string;
@@ -233,5 +235,14 @@ describe('pnpm lint keeps the layers apart', () => {
     expect(found('server/src/bff/cycle/a.ts')).toContainEqual(
       expect.stringContaining('lint/suspicious/noImportCycles'),
     );
+  });
+
+  it('refuses a file name that is not kebab-case, and accepts kebab-case names with extensions', () => {
+    for (const file of ['listRoute.ts', 'list_route.ts'])
+      expect(found(`server/src/bff/payments/list/${file}`)).toEqual([
+        expect.stringContaining('lint/style/useFilenamingConvention'),
+      ]);
+    for (const file of ['web/vite.config.ts', 'server/src/config/x.test.ts', 'web/src/main.tsx'])
+      expect(found(file).filter((d) => d.includes('useFilenamingConvention'))).toEqual([]);
   });
 });
