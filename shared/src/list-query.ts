@@ -1,13 +1,11 @@
 import { z } from 'zod/mini';
 import { CURSOR_PATTERN, isDateTime, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, STATUS_PATTERN } from './rules.ts';
 
-export const statusSchema = z
-  .string()
-  .check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
+const statusSchema = z.string().check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
 export const dateTimeSchema = z
   .string()
   .check(z.refine(isDateTime, 'must be a real date-time written as YYYY-MM-DDTHH:MM:SS'));
-export const cursorSchema = z.string().check(z.regex(CURSOR_PATTERN, 'is not a cursor this service issued'));
+const cursorSchema = z.string().check(z.regex(CURSOR_PATTERN, 'is not a cursor this service issued'));
 
 /** A `limit` as it arrives in a query string: a plain decimal integer within the bounds (no sign, exponent, space). */
 export const limitParamSchema = z.pipe(
@@ -39,7 +37,6 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
 
 /** The filters of one pagination session: changing any of them starts a new session. */
 export const listFiltersSchema = z.strictObject(filterShape).check(orderedRange);
-export type ListFilters = z.infer<typeof listFiltersSchema>;
 
 /**
  * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in
@@ -65,4 +62,3 @@ export const listQuerySchema = z
     ...filterShape,
   })
   .check(orderedRange);
-export type ListQuery = z.output<typeof listQuerySchema>;

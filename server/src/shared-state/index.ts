@@ -1,3 +1,3 @@
 export { createEmbeddedState } from './embedded-state.ts';
-export { createRedisState, type RedisStateOptions } from './redis-state.ts';
+export { createRedisState } from './redis-state.ts';
 export { type SharedState, SharedStateUnavailable } from './shared-state.ts';
