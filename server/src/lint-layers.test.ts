@@ -1,97 +1,248 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIOME = join(ROOT, 'node_modules', '.bin', 'biome');
-let dir = '';
 
-/** The rules `pnpm lint` applies, run on one fixture file placed where the layer rules see it. */
-async function lintAs(path: string, source: string, others: Record<string, string> = {}) {
-  const files = { [path]: source, ...others };
-  for (const [name, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, name)), { recursive: true });
-    await writeFile(join(dir, name), text);
-  }
-  try {
-    await promisify(execFile)(BIOME, ['lint', '--max-diagnostics=50', path], { cwd: dir });
-    return '';
-  } catch (error) {
-    return (
-      String((error as { stderr?: string; stdout?: string }).stdout ?? '') +
-      String((error as { stderr?: string }).stderr ?? '')
-    );
-  } finally {
-    for (const name of Object.keys(files)) await rm(join(dir, name));
-  }
+/** Each zone of biome.json, by a phrase of its message and imports it refuses (repository paths or packages). */
+const ZONES = {
+  workspace: {
+    says: 'imports nothing of the workspace',
+    refuses: [
+      '@payments/server/bff',
+      '@payments/web',
+      '@payments/test',
+      'server/src/bff/create-bff.ts',
+      'web/src/lib/api-client.ts',
+    ],
+  },
+  serverTypesOnly: {
+    says: "only the BFF's route types (AppType)",
+    refuses: ['@payments/server/bff', '@payments/server/sandbox', 'server/src/runtime/serve.ts'],
+  },
+  noApp: { says: 'features never import each other nor app/', refuses: ['web/src/app/router.tsx'] },
+  noAuth: { says: 'features never import each other', refuses: ['web/src/features/auth/api/get-session.ts'] },
+  noCompanies: {
+    says: 'features never import each other',
+    refuses: ['web/src/features/companies/components/company-switcher.tsx'],
+  },
+  noPayments: {
+    says: 'features never import each other',
+    refuses: ['web/src/features/payments/api/get-payments.ts'],
+  },
+  appWide: {
+    says: 'they import no feature and not app/',
+    refuses: ['web/src/features/auth/api/get-session.ts', 'web/src/app/router.tsx'],
+  },
+  sandbox: {
+    says: 'know the sandbox',
+    refuses: ['server/src/sandbox/index.ts', 'server/src/sandbox', '@payments/server/sandbox'],
+  },
+  bff: {
+    says: 'import nothing of bff/',
+    refuses: ['server/src/bff/create-bff.ts', 'server/src/bff/auth/index.ts', '@payments/server/bff'],
+  },
+  config: { says: 'neither the configuration', refuses: ['server/src/config/settings.ts'] },
+} as const;
+type Zone = keyof typeof ZONES;
+
+const WEB: Zone[] = ['serverTypesOnly'];
+const FEATURE: Zone[] = [...WEB, 'noApp'];
+const APP_WIDE: Zone[] = [...WEB, 'appWide'];
+const BELOW_BFF: Zone[] = ['sandbox', 'bff'];
+const APP_TYPE = 'type AppType from @payments/server/bff';
+
+/**
+ * One fixture file per folder (and per kind of file where tests differ): the zones whose imports it must refuse,
+ * each zone checked in every folder it covers, so that a rule set losing one zone fails here.
+ */
+const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
+  { file: 'shared/src/x.ts', zones: ['workspace'], allows: ['zod/mini', 'shared/src/money.ts'] },
+  {
+    file: 'web/src/app/routes/x.tsx',
+    zones: WEB,
+    allows: [
+      APP_TYPE,
+      'web/src/features/payments/api/get-payments.ts',
+      'web/src/features/auth/api/get-session.ts',
+      'web/src/components/page-loading.tsx',
+      'web/src/lib/api-error.ts',
+      'web/src/config/paths.ts',
+      '@payments/shared',
+    ],
+  },
+  { file: 'web/src/main.tsx', zones: WEB, allows: ['web/src/app/router.tsx'] },
+  { file: 'web/vite.config.ts', zones: WEB, allows: ['vite'] },
+  {
+    file: 'web/src/features/auth/components/x.tsx',
+    zones: [...FEATURE, 'noCompanies', 'noPayments'],
+    allows: [APP_TYPE, 'web/src/features/auth/api/get-session.ts', 'web/src/lib/api-error.ts'],
+  },
+  {
+    file: 'web/src/features/companies/utils/x.test.ts',
+    zones: [...FEATURE, 'noAuth', 'noPayments'],
+    allows: ['web/src/features/companies/utils/company-tree.ts', 'web/src/components/error-panel.tsx'],
+  },
+  {
+    file: 'web/src/features/payments/api/x.ts',
+    zones: [...FEATURE, 'noAuth', 'noCompanies'],
+    allows: [APP_TYPE, 'web/src/features/payments/utils/merge-rows.ts', 'web/src/config/paths.ts'],
+  },
+  { file: 'web/src/components/x.tsx', zones: APP_WIDE, allows: ['web/src/lib/api-error.ts'] },
+  { file: 'web/src/lib/x.ts', zones: APP_WIDE, allows: [APP_TYPE, 'web/src/config/paths.ts'] },
+  { file: 'web/src/config/x.ts', zones: APP_WIDE, allows: ['@payments/shared'] },
+  { file: 'server/src/config/x.ts', zones: BELOW_BFF, allows: ['server/src/upstream/index.ts'] },
+  { file: 'server/src/shared-state/x.ts', zones: BELOW_BFF, allows: ['redis'] },
+  { file: 'server/src/runtime/x.ts', zones: BELOW_BFF, allows: ['server/src/config/settings.ts'] },
+  { file: 'server/src/upstream/x.ts', zones: [...BELOW_BFF, 'config'], allows: ['@payments/shared'] },
+  {
+    file: 'server/src/bff/payments/list/x.ts',
+    zones: ['sandbox'],
+    allows: [
+      'server/src/config/settings.ts',
+      'server/src/upstream/index.ts',
+      'server/src/shared-state/index.ts',
+      'server/src/runtime/logger.ts',
+    ],
+  },
+  { file: 'server/src/bff/x.ts', zones: ['sandbox'], allows: ['server/src/bff/auth/index.ts'] },
+  { file: 'server/src/cli/x.ts', zones: ['sandbox'], allows: ['server/src/bff/auth/users.ts'] },
+  // tests and their helpers know the sandbox, and keep the other zones of their folder
+  { file: 'server/src/config/x.test.ts', zones: ['bff'], allows: ['server/src/sandbox/index.ts'] },
+  { file: 'server/src/shared-state/testing/x.ts', zones: ['bff'], allows: ['server/src/sandbox/index.ts'] },
+  { file: 'server/src/runtime/x.test.ts', zones: ['bff'], allows: ['server/src/sandbox/index.ts'] },
+  {
+    file: 'server/src/upstream/x.test.ts',
+    zones: ['bff', 'config'],
+    allows: ['server/src/sandbox/index.ts'],
+  },
+  {
+    file: 'server/src/upstream/testing/x.ts',
+    zones: ['bff', 'config'],
+    allows: ['@payments/server/sandbox'],
+  },
+  { file: 'server/src/bff/x.test.ts', zones: [], allows: ['server/src/sandbox/index.ts'] },
+  { file: 'server/src/bff/testing/x.ts', zones: [], allows: ['server/src/sandbox/index.ts'] },
+  { file: 'server/src/cli/x.test.ts', zones: [], allows: ['server/src/sandbox/index.ts'] },
+  // the composition
+  {
+    file: 'server/src/main.ts',
+    zones: [],
+    allows: ['server/src/sandbox/index.ts', 'server/src/bff/create-bff.ts'],
+  },
+  { file: 'server/src/compose.ts', zones: [], allows: ['server/src/sandbox/index.ts'] },
+];
+
+interface Line {
+  file: string;
+  line: number;
+  from: string;
+  /** The zone that must refuse this import, or none when it is allowed. */
+  zone?: Zone;
 }
 
+/** How the fixture at `file` writes an import of `target` (a repository path or a package), named `v<index>`. */
+function importLine(file: string, target: string, index: number): string {
+  if (target === APP_TYPE) return `import type { AppType as V${index} } from '@payments/server/bff';`;
+  const isPath = /^(server|web|shared)\//.test(target);
+  const specifier = isPath ? relative(dirname(file), target).replace(/^(?!\.)/, './') : target;
+  return `import { v${index} } from '${specifier}';`;
+}
+
+const lines: Line[] = [];
+const fixtures: Record<string, string> = {};
+for (const { file, zones, allows } of FOLDERS) {
+  const imports = [
+    ...zones.flatMap((zone) => ZONES[zone].refuses.map((from) => ({ file, from, zone }))),
+    ...allows.map((from) => ({ file, from, zone: undefined })),
+  ].map((entry, index) => ({ ...entry, line: index + 1 }));
+  lines.push(...imports);
+  const values = imports.filter((i) => i.from !== APP_TYPE).map((i) => `v${i.line - 1}`);
+  const types = imports.filter((i) => i.from === APP_TYPE).map((i) => `V${i.line - 1}`);
+  fixtures[file] = [
+    ...imports.map((i) => importLine(file, i.from, i.line - 1)),
+    '',
+    `export const values = [${values.join(', ')}];`,
+    ...(types.length > 0 ? [`export type Types = [${types.join(', ')}];`] : []),
+    '',
+  ].join('\n');
+}
+fixtures['server/src/bff/cycle/a.ts'] = "import { b } from './b.ts';\n\nexport const a = () => b;\n";
+fixtures['server/src/bff/cycle/b.ts'] = "import { a } from './a.ts';\n\nexport const b = () => a;\n";
+fixtures['server/src/bff/payments/list/listRoute.ts'] = 'export const x = 1;\n';
+fixtures['server/src/bff/payments/list/list_route.ts'] = 'export const x = 1;\n';
+
+interface Diagnostic {
+  category: string;
+  message: string;
+  location: { path: string; start: { line: number } };
+}
+let dir = '';
+let diagnostics: Diagnostic[] = [];
+
+/** Every fixture linted in one run of `biome lint` with the repository's biome.json. */
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'lint-layers-'));
   const config = JSON.parse(await readFile(join(ROOT, 'biome.json'), 'utf8'));
   config.$schema = undefined;
   config.vcs = { enabled: false };
   await writeFile(join(dir, 'biome.json'), JSON.stringify(config));
+  for (const [name, text] of Object.entries(fixtures)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  const output = await promisify(execFile)(
+    BIOME,
+    ['lint', '--reporter=json', '--max-diagnostics=none', '.'],
+    {
+      cwd: dir,
+    },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  diagnostics = JSON.parse(output.stdout).diagnostics;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const found = (file: string, line?: number) =>
+  diagnostics
+    .filter((d) => d.location.path === file && (line === undefined || d.location.start.line === line))
+    .map((d) => `${d.category}: ${d.message}`);
+
 describe('pnpm lint keeps the layers apart', () => {
-  it.each([
-    [
-      'server/src/bff/x.ts',
-      "import { startSandbox } from '../sandbox/index.ts';\n\nexport const x = startSandbox;\n",
-    ],
-    [
-      'server/src/config/x.ts',
-      "import { DEFAULT_CREDENTIALS } from '../sandbox/tenants.ts';\n\nexport const x = DEFAULT_CREDENTIALS;\n",
-    ],
-    [
-      'server/src/upstream/x.ts',
-      "import { createBff } from '../bff/create-bff.ts';\n\nexport const x = createBff;\n",
-    ],
-    ['shared/src/x.ts', "import { createBff } from '@payments/server/bff';\n\nexport const x = createBff;\n"],
-    [
-      'web/src/lib/x.ts',
-      "import { createBff } from '@payments/server/bff';\n\nexport const x = createBff;\n",
-    ],
-    [
-      'web/src/lib/x.ts',
-      "import { stop } from '../../../server/src/runtime/serve.ts';\n\nexport const x = stop;\n",
-    ],
-  ])('refuses the import in %s: %s', async (path, source) => {
-    expect(await lintAs(path, source)).toContain('lint/style/noRestrictedImports');
-  });
+  it.each(lines.filter((l) => l.zone).map((l) => [l.file, l.from, l] as const))(
+    'in %s refuses %s',
+    (_file, _from, { file, line, zone }) => {
+      const [diagnostic, ...more] = found(file, line);
+      expect(diagnostic).toMatch(/^lint\/style\/noRestrictedImports: /);
+      expect(diagnostic).toContain(zone && ZONES[zone].says);
+      expect(more).toEqual([]);
+    },
+  );
 
-  it('refuses an import cycle', async () => {
-    const found = await lintAs(
-      'server/src/bff/a.ts',
-      "import { b } from './b.ts';\n\nexport const a = () => b;\n",
-      {
-        'server/src/bff/b.ts': "import { a } from './a.ts';\n\nexport const b = () => a;\n",
-      },
+  it.each(lines.filter((l) => !l.zone).map((l) => [l.file, l.from, l] as const))(
+    'in %s allows %s',
+    (_file, _from, { file, line }) => {
+      expect(found(file, line)).toEqual([]);
+    },
+  );
+
+  it('refuses an import cycle', () => {
+    expect(found('server/src/bff/cycle/a.ts')).toContainEqual(
+      expect.stringContaining('lint/suspicious/noImportCycles'),
     );
-    expect(found).toContain('lint/suspicious/noImportCycles');
   });
 
-  it.each([
-    [
-      'web/src/lib/x.ts',
-      "import type { AppType } from '@payments/server/bff';\n\nexport type X = AppType;\n",
-    ],
-    [
-      'server/src/main-x.ts',
-      "import { startSandbox } from './sandbox/index.ts';\n\nexport const x = startSandbox;\n",
-    ],
-    [
-      'server/src/bff/x.test.ts',
-      "import { startSandbox } from '../sandbox/index.ts';\n\nexport const x = startSandbox;\n",
-    ],
-  ])('allows what the layers allow in %s: %s', async (path, source) => {
-    expect(await lintAs(path, source)).toBe('');
+  it('refuses a file name that is not kebab-case, and accepts kebab-case names with extensions', () => {
+    for (const file of ['listRoute.ts', 'list_route.ts'])
+      expect(found(`server/src/bff/payments/list/${file}`)).toEqual([
+        expect.stringContaining('lint/style/useFilenamingConvention'),
+      ]);
+    for (const file of ['web/vite.config.ts', 'server/src/config/x.test.ts', 'web/src/main.tsx'])
+      expect(found(file).filter((d) => d.includes('useFilenamingConvention'))).toEqual([]);
   });
 });

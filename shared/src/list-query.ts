@@ -1,13 +1,11 @@
 import { z } from 'zod/mini';
 import { CURSOR_PATTERN, isDateTime, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, STATUS_PATTERN } from './rules.ts';
 
-export const statusSchema = z
-  .string()
-  .check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
+const statusSchema = z.string().check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
 export const dateTimeSchema = z
   .string()
   .check(z.refine(isDateTime, 'must be a real date-time written as YYYY-MM-DDTHH:MM:SS'));
-export const cursorSchema = z.string().check(z.regex(CURSOR_PATTERN, 'is not a cursor this service issued'));
+const cursorSchema = z.string().check(z.regex(CURSOR_PATTERN, 'is not a cursor this service issued'));
 
 /** A `limit` as it arrives in a query string: a plain decimal integer within the bounds (no sign, exponent, space). */
 export const limitParamSchema = z.pipe(
@@ -36,10 +34,6 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
   (f) => f.date_from === undefined || f.date_to === undefined || f.date_from <= f.date_to,
   { message: 'must not be before date_from', path: ['date_to'] },
 );
-
-/** The filters of one pagination session: changing any of them starts a new session. */
-export const listFiltersSchema = z.strictObject(filterShape).check(orderedRange);
-export type ListFilters = z.infer<typeof listFiltersSchema>;
 
 /** `GET /api/payments/summary`: the filters, and `fresh=true` to count again rather than answer from the cache. */
 export const summaryQuerySchema = z
@@ -70,4 +64,3 @@ export const listQuerySchema = z
     ...filterShape,
   })
   .check(orderedRange);
-export type ListQuery = z.output<typeof listQuerySchema>;

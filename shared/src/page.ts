@@ -7,7 +7,7 @@ export const HAS_MORE_RULE =
  * The page envelope of every list endpoint (spec part 2), strict about its own members and both rules
  * (`has_more=false` ⇔ `next_cursor=null`); other envelope members are allowed and dropped.
  */
-export function pageSchema<Item extends z.ZodMiniType>(item: Item) {
+function pageSchema<Item extends z.ZodMiniType>(item: Item) {
   return z
     .object({
       data: z.array(item),

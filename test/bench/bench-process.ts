@@ -30,7 +30,7 @@ export function portsFrom(range: { from: number; to: number }): () => Promise<nu
  * The Node flags of `pnpm start`, read from the server's start script (`node [flags] src/main.ts`) so that a
  * benchmark cannot drift from it.
  */
-export function startFlags(): string[] {
+function startFlags(): string[] {
   const manifest = JSON.parse(readFileSync(new URL('../../server/package.json', import.meta.url), 'utf8'));
   const words = String(manifest.scripts?.start ?? '').split(/\s+/);
   if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts')

@@ -18,6 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { freePort } from '@payments/server/testing/redis-server';
 import {
   type Browser,
   type BrowserContext,
@@ -27,8 +28,6 @@ import {
 import { chromium } from '../e2e/stack.ts';
 import { atMost, type BenchFigure, type BenchSuite, median } from './report.ts';
 
-const PORT = 3127;
-const SANDBOX_PORT = 4127;
 const SEED_COUNT = 100_000; // the own company gets ~22 % of the seeded rows
 const ROWS_TO_SCROLL = 20_000;
 const RUNS = 21;
@@ -38,7 +37,8 @@ const WARMUP = 2;
 const FIRST_VISITS = 9;
 /** How long a new browser is left to finish starting before a first visit. */
 const BROWSER_SETTLE_MS = 1_500;
-const base = `http://127.0.0.1:${PORT}`;
+/** Set by `startStack`: the stack listens on ports the system finds free, so two checkouts can bench at once. */
+let base = '';
 const password = 'bench-password';
 const root = new URL('../../', import.meta.url);
 
@@ -46,13 +46,15 @@ async function startStack(): Promise<ChildProcess> {
   if (!existsSync(new URL('web/dist/index.html', root))) {
     throw new Error('web/dist is missing: run `pnpm build` first');
   }
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
-      SANDBOX_PORT: String(SANDBOX_PORT),
+      SANDBOX_PORT: String(await freePort()),
       SANDBOX_SEED_COUNT: String(SEED_COUNT),
       SANDBOX_LIVE_RATE: '0',
       APP_SECRET: 'bench-fixed-app-secret-0123456789abcdef01234567',

@@ -41,7 +41,7 @@ import { createCompanyScope } from './payments/walk/company-scope.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
 import { createWalkPlaces } from './payments/walk/walk-places.ts';
 import { problemResponse } from './problem-response.ts';
-import { createWebAssets } from './web-assets.ts';
+import { webAssets } from './web-assets.ts';
 
 /** What the BFF is made of beyond its settings: built by the composition (compose.ts) or by a test. */
 export interface BffParts {
@@ -96,7 +96,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     timeZone: settings.PAYMENTS_TIME_ZONE,
   });
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
-  const web = createWebAssets(settings.WEB_DIST_DIR);
+  const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
 
   // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
@@ -136,10 +136,10 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     .route('/api', api)
     .route('/', healthRoutes({ upstream, state, ownCompanyId, now }));
 
-  app.get('*', (c) =>
+  app.get('*', async (c) =>
     c.req.path === '/api' || c.req.path.startsWith('/api/')
       ? problemResponse(c, 'not_found', 404, 'no such API route')
-      : web.handle(c),
+      : web(c),
   );
   app.notFound((c) => problemResponse(c, 'not_found', 404, 'no such route'));
   app.onError((error, c) => {
@@ -161,8 +161,6 @@ export function createBff(settings: BffSettings, parts: BffParts) {
 
   return {
     app,
-    /** The built SPA files being served (paths), for the credential scan. */
-    webPaths: web.paths,
     /** The process is about to stop: downloads cut from now on are logged as cut by the shutdown. */
     stopping() {
       exports.stop();

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { type Company, companyTreeSchema } from '@payments/shared';
-import { basicCredentials } from '../upstream/index.ts';
 import { ConfigError } from './settings.ts';
 
 function treeOrError(json: unknown, where: string): Company[] {
@@ -20,15 +19,4 @@ export async function loadCompaniesFile(path: string): Promise<Company[]> {
     throw new ConfigError(`PAYMENTS_COMPANIES_FILE: ${path} ${reason}`);
   }
   return treeOrError(json, `PAYMENTS_COMPANIES_FILE: ${path}`);
-}
-
-/** The embedded sandbox's tree, from its `GET /_sandbox/companies` (the real API has no such endpoint). */
-export async function fetchSandboxCompanies(
-  baseUrl: string,
-  credentials: { secretId: string; secretPassword: string },
-): Promise<Company[]> {
-  const url = new URL('/_sandbox/companies', baseUrl);
-  const response = await fetch(url, { headers: { authorization: `Basic ${basicCredentials(credentials)}` } });
-  if (!response.ok) throw new ConfigError(`sandbox: ${url.pathname} answered ${response.status}`);
-  return treeOrError(await response.json(), `sandbox: ${url.pathname}`);
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 
 /** The order the upstream lists payments in, which the walks rely on and check (PAYMENTS_LIST_ORDER). */
-export const LIST_ORDERS = ['created_at_desc', 'created_at_asc'] as const;
+const LIST_ORDERS = ['created_at_desc', 'created_at_asc'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
 export const LOG_FORMATS = ['pretty', 'json'] as const;

@@ -40,13 +40,7 @@ export function stop(line: string): never {
 }
 
 /** One clear line for a failure to listen, naming the variable that moves the port. */
-export function listenError(
-  error: unknown,
-  what: string,
-  variable: string,
-  host: string,
-  port: number,
-): never {
+function listenError(error: unknown, what: string, variable: string, host: string, port: number): never {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE')
     stop(`${what}: port ${port} on ${host} is already in use (set ${variable} to another port)`);

@@ -42,10 +42,10 @@ export interface Sandbox {
   close(): void;
 }
 
-export const DEFAULT_SEED_COUNT = 50_000;
+const DEFAULT_SEED_COUNT = 50_000;
 export const MAX_SEED_COUNT = 10_000_000;
 export const MAX_LIVE_RATE = 10_000;
-export const DEFAULT_SUNSET = new Date('2027-07-01T00:00:00Z');
+const DEFAULT_SUNSET = new Date('2027-07-01T00:00:00Z');
 const LIVE_TICK_MS = 200;
 
 function seedWeights(tenants: readonly SandboxTenant[], given: Readonly<Record<string, number>>): number[] {

@@ -29,7 +29,7 @@ const payloadSchema = z
 const MAC_BYTES = 32;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export type CursorDecoding = { ok: true; payload: CursorPayload } | { ok: false };
+type CursorDecoding = { ok: true; payload: CursorPayload } | { ok: false };
 
 export interface CursorCodec {
   encode(payload: CursorPayload): string;

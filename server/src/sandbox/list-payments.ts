@@ -17,7 +17,7 @@ import type { SandboxTenant } from './tenants.ts';
 export type SandboxEnv = { Variables: { tenant: SandboxTenant } };
 
 /** The sandbox's own statuses are upper-case words (DESIGN.md); the BFF accepts more, as a real API may send them. */
-export const sandboxStatusSchema = z
+const sandboxStatusSchema = z
   .string()
   .regex(/^[A-Z_]{1,32}$/, 'must be 1–32 upper-case letters or underscores');
 
@@ -35,7 +35,7 @@ function queryRecord(params: URLSearchParams): { record: Record<string, string>;
 
 const PARAMETERS = new Set(['limit', 'cursor', 'status', 'date_from', 'page_number', 'page_size']);
 /** Deep offset pages cost their offset; this bound keeps one request from costing a full scan many times over. */
-export const PAGE_NUMBER_MAX = 100_000;
+const PAGE_NUMBER_MAX = 100_000;
 const PAGE_NUMBER_RANGE = `must be an integer from 1 to ${PAGE_NUMBER_MAX}`;
 const pageNumberSchema = z
   .string()
@@ -46,7 +46,7 @@ const pageNumberSchema = z
 const pageSizeSchema = limitParamSchema;
 
 /** When `page_number`/`page_size` were deprecated, sent as an RFC 9745 `Deprecation` date. */
-export const DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
+const DEPRECATED_AT = new Date('2026-01-01T00:00:00Z');
 
 export interface ListPaymentsDeps {
   store: PaymentStore;

@@ -26,13 +26,13 @@ export interface PaymentRecord {
 }
 
 /** A keyset position: the `created_at` (unix seconds) and sequence number of the last row of a page. */
-export interface KeysetPosition {
+interface KeysetPosition {
   created: number;
   seq: number;
 }
 
 /** One page request as the store runs it; exactly one of `before` and `offset` may be set. */
-export interface PageQuery {
+interface PageQuery {
   companyId: string;
   status?: string | undefined;
   /** Unix seconds; rows with `created_at >= dateFrom` are kept. */

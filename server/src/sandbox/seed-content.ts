@@ -62,7 +62,7 @@ export const COUNTERPARTIES: readonly string[] = [
   '=Evil Formula Corp',
 ];
 
-export const CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY'] as const;
+const CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY'] as const;
 /** Largest amount per currency, in minor units; JPY has no minor unit, so its amounts are whole yen. */
 const MAX_AMOUNT: Record<(typeof CURRENCIES)[number], number> = {
   EUR: 5_000_000,
@@ -73,7 +73,7 @@ const MAX_AMOUNT: Record<(typeof CURRENCIES)[number], number> = {
 const CURRENCY_CUMULATIVE = cumulativeWeights([50, 25, 15, 10]);
 
 /** Seeded statuses, most payments complete. Only these four exist in the sandbox. */
-export const SEEDED_STATUSES = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'] as const;
+const SEEDED_STATUSES = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'] as const;
 const STATUS_CUMULATIVE = cumulativeWeights([70, 15, 10, 5]);
 
 /** The varying columns of one payment, in the order the insert statement binds them. */

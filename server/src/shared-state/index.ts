@@ -1,4 +1,4 @@
 export { createEmbeddedState } from './embedded-state.ts';
 export { createLeases, type Held, type Leases } from './leases.ts';
-export { createRedisState, type RedisStateOptions } from './redis-state.ts';
+export { createRedisState } from './redis-state.ts';
 export { type SharedState, SharedStateUnavailable } from './shared-state.ts';

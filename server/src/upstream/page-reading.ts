@@ -4,7 +4,7 @@ import { describeIssue, type PaymentPage, paymentPageSchema } from '@payments/sh
 import type { Dispatcher } from 'undici';
 
 /** A page body is never read past this, counted before and after decompression. */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** A 200's body: the page, or why it is none (`retryable` when cut short or not JSON: a transport fault). */
 export type PageReading =

@@ -6,7 +6,7 @@ import type { SharedState } from '../shared-state/index.ts';
  * Who waits first for the upstream: a page a person is looking at, then walks (summaries, exports, searches,
  * skipping to a date_to), then background work.
  */
-export const REQUEST_CLASSES = ['page', 'walk', 'background'] as const;
+const REQUEST_CLASSES = ['page', 'walk', 'background'] as const;
 export type RequestClass = (typeof REQUEST_CLASSES)[number];
 
 /** How one attempt ended, as far as the budget cares: a refusal for rate slows everyone. */

@@ -26,15 +26,15 @@ export function basicCredentials({ secretId, secretPassword }: UpstreamCredentia
 }
 
 /** How hard one call tries: retries after the first attempt, and a deadline for all of them together. */
-export interface RetryBudget {
+interface RetryBudget {
   retries: number;
   deadlineMs: number;
 }
 
 /** A page the browser waits for: a few quick retries, then a clear error it can retry itself. */
-export const LIST_BUDGET: RetryBudget = { retries: 3, deadlineMs: 25_000 };
+const LIST_BUDGET: RetryBudget = { retries: 3, deadlineMs: 25_000 };
 /** A page of a walk (an export, a summary): a passing fault must not cost a download of many thousand rows. */
-export const EXPORT_BUDGET: RetryBudget = { retries: 10, deadlineMs: 120_000 };
+const EXPORT_BUDGET: RetryBudget = { retries: 10, deadlineMs: 120_000 };
 
 export interface UpstreamClientOptions {
   /** Base address with its version segment, e.g. `https://api.example.com/v1`. */
@@ -62,7 +62,7 @@ export interface UpstreamClientOptions {
   observe?: (event: UpstreamObservation) => void;
 }
 
-export type UpstreamObservation =
+type UpstreamObservation =
   | { kind: 'attempt'; cls: RequestClass; outcome: string; seconds: number }
   | { kind: 'shared'; how: 'in_flight' | 'reused' };
 

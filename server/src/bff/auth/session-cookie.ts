@@ -18,7 +18,7 @@ export interface SessionClaims {
 }
 
 /** What sealing needs of a user: the name, and the password hash the session is bound to. */
-export interface SessionUser {
+interface SessionUser {
   username: string;
   passwordHash: string;
 }

@@ -23,7 +23,7 @@ import { type BffParts, type BffSettings, createBff } from '../create-bff.ts';
 import { FAST_TEST_COST } from './test-costs.ts';
 
 /** What reached the upstream: for "nothing invalid forwarded" and "no upstream request made". */
-export interface RecordedRequest {
+interface RecordedRequest {
   path: string;
   query: Record<string, string[]>;
   headers: Record<string, string>;
@@ -32,7 +32,7 @@ export interface RecordedRequest {
 export const PASSWORD = 'correct horse battery';
 
 /** Test users: everything, one child company alone, and a child with its descendants. */
-export async function testUsers(): Promise<UserStore> {
+async function testUsers(): Promise<UserStore> {
   const passwordHash = await hashPassword(PASSWORD, { cost: FAST_TEST_COST });
   const users: AuthUser[] = [
     { username: 'demo', passwordHash, companies: '*', includeDescendants: true },
@@ -63,7 +63,7 @@ export async function signInOn(
 }
 
 /** Settings as the environment would give them, with a test secret and no SPA (unless a test sets one). */
-export function testSettings(overrides: Partial<BffSettings> = {}): BffSettings {
+function testSettings(overrides: Partial<BffSettings> = {}): BffSettings {
   return {
     ...parseSettings({}),
     APP_SECRET: randomBytes(32).toString('base64url'),
@@ -77,7 +77,7 @@ const logUpstreamTo = (logs: string[]) => (event: UpstreamLogEvent) =>
   logEvent((line) => logs.push(line), 'warn', { msg: 'upstream', ...event });
 
 /** The upstream client a test BFF uses: quick backoff, so that retried faults cost milliseconds. */
-export const TEST_BACKOFF = { backoffBaseMs: 5, backoffCapMs: 20 };
+const TEST_BACKOFF = { backoffBaseMs: 5, backoffCapMs: 20 };
 
 /** A BFF made by a test, with whatever of its parts the test made for it closed by `close`. */
 export type TestBff = ReturnType<typeof createBff> & { close(): Promise<void> };

@@ -10,8 +10,8 @@ import { Hono } from 'hono';
  * oracle the tests compare the BFF with.
  */
 
-export type IdStyle = 'string' | 'small' | 'huge';
-export type PageFill = 'full' | 'short' | 'holes';
+type IdStyle = 'string' | 'small' | 'huge';
+type PageFill = 'full' | 'short' | 'holes';
 
 export interface GeneratedRow {
   /** The record as the upstream sends it (ids beyond 2^53 as raw JSON). */
@@ -21,7 +21,7 @@ export interface GeneratedRow {
   tie: number;
 }
 
-export interface GeneratedCompany {
+interface GeneratedCompany {
   id: string;
   name: string;
   parent_id: string | null;
@@ -49,7 +49,7 @@ const BEFORE_ALL: GeneratedRow = { record: {}, at: 0, tie: -1 };
 const wall = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19);
 
 /** Builds the world's rows from the generated choices (the creation instants drawn from few seconds: many ties). */
-export function worldOf(choice: {
+function worldOf(choice: {
   sizes: number[];
   ticks: number[][];
   ids: IdStyle;

@@ -35,7 +35,7 @@ const INTERPRETED_FIELDS = new Set([
  * Fields not given a column of their own land here as JSON, so nothing is lost: those first seen after the first
  * page, and a field that is itself named `other_fields`.
  */
-export const OTHER_FIELDS_COLUMN = 'other_fields';
+const OTHER_FIELDS_COLUMN = 'other_fields';
 
 /** The dashboard's column for a group row's company name; in the file, the company's id. */
 const COMPANY_VIEW_COLUMN = '@company';

@@ -4,7 +4,7 @@ import { csvRow, UTF8_BOM } from './csv-format.ts';
 import { type Interpretation, recordCells } from './export-columns.ts';
 
 /** How a download ended; anything but `complete` left the file short, and the connection was reset. */
-export type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_timeout' | 'max_duration';
+type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_timeout' | 'max_duration';
 
 export interface ExportStreamOptions extends Interpretation {
   /** The file's columns (see columnsFor). */

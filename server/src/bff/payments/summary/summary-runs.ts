@@ -3,7 +3,7 @@ import type { Held, Leases, SharedState } from '../../../shared-state/index.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 
 /** How long a finished summary is served again for the same question. */
-export const SUMMARY_CACHE_MS = 60_000;
+const SUMMARY_CACHE_MS = 60_000;
 
 type Outcome = Summary | UpstreamFailure;
 
