@@ -18,6 +18,10 @@ export const appConfigSchema = z.object({
   page_sizes: z.array(integer),
   /** How often the list checks, while its tab is visible, whether newer payments arrived. */
   freshness_poll_seconds: integer,
+  /** The statuses whose totals the summary gives apart as settled ("Completed"). */
+  settled_statuses: z.optional(z.array(z.string())),
+  /** Seconds without a request after which a session ends: the app warns before. */
+  session_idle_seconds: z.optional(integer),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
@@ -53,6 +57,8 @@ export const summarySchema = z.object({
   complete: z.boolean(),
   by_status: z.array(z.object({ status: z.nullable(z.string()), count })),
   totals: z.array(money),
+  /** The totals of the statuses counted as settled (PAYMENTS_SETTLED_STATUSES), per currency. */
+  settled: z.optional(z.array(money)),
   uninterpreted: count,
   days: z.array(z.object({ day: z.string(), count, totals: z.array(money) })),
   undated: count,

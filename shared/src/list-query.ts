@@ -27,6 +27,10 @@ const filterShape = {
   date_to: z.optional(dateTimeSchema),
   /** `true`: the company named by X-Company-Id and every descendant the user may see, merged into one list. */
   group: z.optional(z.enum(['true', 'false'])),
+  /** The currencies kept (`EUR` or `EUR,USD`); the BFF applies it (the API has none). */
+  currency: z.optional(
+    z.string().check(z.regex(/^[A-Z]{3}(,[A-Z]{3}){0,19}$/, 'is one or more currency codes such as EUR,USD')),
+  ),
 };
 
 /** A range whose end comes before its start selects nothing: refused, so a typo never reads as "no payments". */
@@ -39,6 +43,22 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
 export const summaryQuerySchema = z
   .strictObject({ ...filterShape, fresh: z.optional(z.enum(['true', 'false'])) })
   .check(orderedRange);
+
+/**
+ * `GET /api/payments/search`: the view's filters and what to look for (`q`): an id, a reference or counterparty
+ * (any part of it, case and accents aside), an amount (`120.50`) or a range of amounts (`100..200`).
+ */
+export const searchQuerySchema = z
+  .strictObject({
+    ...filterShape,
+    q: z.string().check(z.minLength(1, 'is empty'), z.maxLength(200, 'is longer than 200 characters')),
+  })
+  .check(orderedRange);
+
+/** `GET /api/payments/find`: one payment by its id, in every company the user may see. */
+export const findQuerySchema = z.strictObject({
+  id: z.string().check(z.minLength(1, 'is empty'), z.maxLength(200, 'is longer than 200 characters')),
+});
 
 /**
  * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDecimals, currencyExponent, majorAmount } from './money.ts';
+import { addDecimals, compareDecimals, currencyExponent, majorAmount } from './money.ts';
 
 /** ISO 4217 minor units, written out here so the tests do not ask Intl what the code under test asks it. */
 const ISO_EXPONENTS = { EUR: 2, USD: 2, JPY: 0, KRW: 0, ISK: 0, BHD: 3, KWD: 3, HUF: 2, IDR: 2, IQD: 3 };
@@ -247,5 +247,18 @@ describe('addDecimals', () => {
         );
       }),
     );
+  });
+});
+
+describe('compareDecimals', () => {
+  it.each([
+    ['120.50', '120.5', 0],
+    ['120.49', '120.5', -1],
+    ['-3', '-2.99', -1],
+    ['100', '99.999', 1],
+    ['0.00', '-0', 0],
+    ['90071992547409930.01', '90071992547409930.001', 1],
+  ])('%s against %s is %i, exactly', (a, b, expected) => {
+    expect(Math.sign(compareDecimals(a, b))).toBe(expected);
   });
 });

@@ -83,6 +83,16 @@ export function addDecimals(a: string, b: string): string {
   return decimalText(sum, scale);
 }
 
+/** Compares two decimal strings exactly: negative when a < b, 0 when equal, positive when a > b. */
+export function compareDecimals(a: string, b: string): number {
+  const x = scaledInteger(a);
+  const y = scaledInteger(b);
+  const scale = Math.max(x.scale, y.scale);
+  const left = x.units * 10n ** BigInt(scale - x.scale);
+  const right = y.units * 10n ** BigInt(scale - y.scale);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 /** `1.50` → 150 hundredths. A malformed addend is a caller's mistake, not data: it throws, without the value. */
 function scaledInteger(decimal: string): { units: bigint; scale: number } {
   if (!ADDEND_PATTERN.test(decimal)) throw new RangeError('addDecimals: not a decimal string');

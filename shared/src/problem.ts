@@ -26,6 +26,7 @@ const TITLES: Record<ErrorCode, string> = {
   busy: 'Busy',
   range_too_wide: 'Date range too wide',
   summary_superseded: 'A newer count replaced this one',
+  search_superseded: 'A newer search replaced this one',
   gone: 'Gone',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',

@@ -76,6 +76,7 @@ export const ERROR_CODES = [
   'busy',
   'range_too_wide',
   'summary_superseded',
+  'search_superseded',
   'gone',
   'not_found',
   'method_not_allowed',

@@ -18,7 +18,12 @@ export function appConfigRoute({
 }: {
   settings: Pick<
     Settings,
-    'PAYMENTS_ENVIRONMENT' | 'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'FRESHNESS_POLL_SECONDS'
+    | 'PAYMENTS_ENVIRONMENT'
+    | 'PAYMENTS_TIME_ZONE'
+    | 'PAYMENTS_AMOUNT_UNIT'
+    | 'FRESHNESS_POLL_SECONDS'
+    | 'PAYMENTS_SETTLED_STATUSES'
+    | 'SESSION_IDLE_TIMEOUT'
   >;
   scope: CompanyScope;
 }) {
@@ -35,6 +40,8 @@ export function appConfigRoute({
       limits: { min: LIMIT_MIN, max: LIMIT_MAX, default: LIMIT_DEFAULT },
       page_sizes: [...PAGE_SIZES],
       freshness_poll_seconds: settings.FRESHNESS_POLL_SECONDS,
+      settled_statuses: settings.PAYMENTS_SETTLED_STATUSES,
+      session_idle_seconds: settings.SESSION_IDLE_TIMEOUT,
     };
     return c.json(body, 200);
   });

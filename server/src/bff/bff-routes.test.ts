@@ -26,23 +26,8 @@ afterAll(async () => {
 });
 
 /** Every page of a list, straight from the sandbox with our credentials. */
-async function walkSandbox(company: string, filters: Record<string, string> = {}): Promise<Payment[]> {
-  const tenant = h.sandbox.tenants[0];
-  const auth = `Basic ${Buffer.from(`${tenant?.secretId}:${tenant?.secretPassword}`).toString('base64')}`;
-  const rows: Payment[] = [];
-  let cursor: string | null = null;
-  do {
-    const params = new URLSearchParams({ limit: '100', ...filters });
-    if (cursor) params.set('cursor', cursor);
-    const response = await h.sandbox.app.request(`/v1/payments/?${params}`, {
-      headers: { authorization: auth, 'x-company-id': company },
-    });
-    const page = paymentPageSchema.parse(await response.json());
-    rows.push(...page.data);
-    cursor = page.next_cursor;
-  } while (cursor);
-  return rows;
-}
+const walkSandbox = (company: string, filters: Record<string, string> = {}) =>
+  h.walkSandbox(company, filters);
 
 async function walkBff(company: string, filters: Record<string, string>, limit: string): Promise<Payment[]> {
   const rows: Payment[] = [];

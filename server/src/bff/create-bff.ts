@@ -33,6 +33,7 @@ import { responseHeaders } from './middleware/response-headers.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
+import { searchRoutes } from './payments/search/search-route.ts';
 import { summaryRoute } from './payments/summary/summary-route.ts';
 import { createSummaryRuns } from './payments/summary/summary-runs.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
@@ -84,6 +85,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   });
   const leases = createLeases(state);
   const walks = createWalkPlaces(leases, settings.WALKS_PER_USER);
+  const runs = createSummaryRuns(state, leases);
   const exports = createExportGate(leases, {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
@@ -118,10 +120,8 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     )
     .route('/config', appConfigRoute({ settings, scope }))
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
-    .route(
-      '/payments/summary',
-      summaryRoute({ settings, scope, runs: createSummaryRuns(state, leases), read, checkpoints, walks }),
-    )
+    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks }))
+    .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
     .route(
       '/payments/export.csv',
       exportRoute({ settings, scope, read, checkpoints, exports, walks, logger, now }),

@@ -103,6 +103,14 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
         .default('UTC'),
       PAYMENTS_AMOUNT_UNIT: z.enum(AMOUNT_UNITS, { error: 'must be minor or major' }).default('minor'),
+      PAYMENTS_SETTLED_STATUSES: z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_.:-]{1,64}(,[A-Za-z0-9_.:-]{1,64}){0,19}$/,
+          'must be statuses separated by commas, e.g. COMPLETED',
+        )
+        .transform((value) => value.split(','))
+        .default(['COMPLETED']),
       PAYMENTS_LIST_ORDER: z
         .enum(LIST_ORDERS, { error: `must be one of ${LIST_ORDERS.join(', ')}` })
         .default('created_at_desc'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Company } from '@payments/shared';
+import { type Company, type Payment, paymentPageSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { parseSettings } from '../../config/settings.ts';
 import { logEvent } from '../../runtime/logger.ts';
@@ -142,6 +142,8 @@ export interface Harness {
   }): TestBff;
   /** Signs in through the API and returns the `Cookie` header value. */
   signIn(username?: string, password?: string): Promise<string>;
+  /** Every payment of a company's list with these filters, straight from the sandbox: the tests' reference. */
+  walkSandbox(company: string, filters?: Record<string, string>): Promise<Payment[]>;
   /** A same-origin API call with the anti-forgery header, and the cookie when given. */
   call(
     path: string,
@@ -227,6 +229,22 @@ export async function createHarness(
     make,
     call,
     signIn: (username, password) => signInOn(bff.app, username, password),
+    async walkSandbox(company, filters = {}) {
+      const auth = `Basic ${Buffer.from(`${credentials.secretId}:${credentials.secretPassword}`).toString('base64')}`;
+      const rows: Payment[] = [];
+      let cursor: string | null = null;
+      do {
+        const params = new URLSearchParams({ limit: '100', ...filters });
+        if (cursor) params.set('cursor', cursor);
+        const response = await sandbox.app.request(`/v1/payments/?${params}`, {
+          headers: { authorization: auth, 'x-company-id': company },
+        });
+        const page = paymentPageSchema.parse(await response.json());
+        rows.push(...page.data);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return rows;
+    },
     async close() {
       await parts.upstream.close();
       await parts.sharedState.close();

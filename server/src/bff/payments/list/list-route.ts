@@ -14,6 +14,9 @@ import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
 import type { WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
+/** Whether the list passes over rows the upstream sends (newer than date_to, of other currencies). */
+const skips = (view: View) => view.date_to !== undefined || view.currencies !== undefined;
+
 /** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
 const PAGE_CLASS_READS = 2;
 /** How often a first page starts again without a remembered position that proved wrong. */
@@ -40,7 +43,7 @@ export function listRoute(parts: {
 
   /** Where each company of a view starts: a person's page size when every row is shown, else the largest. */
   const startPlaces = (view: View, limit: number) => {
-    const filtersRows = view.date_to !== undefined;
+    const filtersRows = skips(view);
     const pageSize = filtersRows ? WALK_PAGE_SIZE : limit;
     return Promise.all(
       view.members.map(async (company): Promise<MemberPlace> => {
@@ -83,8 +86,8 @@ export function listRoute(parts: {
       places = opened.places;
     } else places = await startPlaces(view, limit);
 
-    // A list that skips to a date_to walks: it takes one of the user's walk places while it does.
-    const place = view.date_to === undefined ? undefined : await parts.walks.enter(view.user.username);
+    // A list that skips pages (to a date_to, past other currencies) walks: it takes one of the user's walk places.
+    const place = skips(view) ? await parts.walks.enter(view.user.username) : undefined;
     if (place === null)
       return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
         retryAfterSeconds: 5,

@@ -47,7 +47,18 @@ describe('summary counter', () => {
   });
 
   it('counts per status, per day in the configured zone, and reports what it cannot read instead of guessing', () => {
-    const counter = createSummaryCounter({ timeZone: 'Europe/Berlin', amountUnit: 'minor' });
+    const counter = createSummaryCounter({
+      timeZone: 'Europe/Berlin',
+      amountUnit: 'minor',
+      settledStatuses: ['COMPLETED', 'chargeback_open'],
+    });
+    counter.add({
+      id: 5,
+      status: 'AWAITING',
+      amount: 700,
+      currency: 'USD',
+      created_at: '2026-10-02T09:00:00',
+    });
     counter.add({
       id: 1,
       status: 'COMPLETED',
@@ -65,18 +76,31 @@ describe('summary counter', () => {
     counter.add({ id: 3, status: 'chargeback_open', amount: '12,50', currency: 'EUR', created_at: 'soon' });
     counter.add({ id: 4, amount: 100, created_at: '2026-10-02T08:00:00' });
     expect(counter.result(false)).toEqual({
-      count: 4,
+      count: 5,
       complete: false,
       by_status: [
         { status: 'COMPLETED', count: 2 },
+        { status: 'AWAITING', count: 1 },
         { status: 'chargeback_open', count: 1 },
         { status: null, count: 1 },
       ],
-      totals: [{ currency: 'EUR', count: 2, total: '13.00' }],
+      totals: [
+        { currency: 'EUR', count: 2, total: '13.00' },
+        { currency: 'USD', count: 1, total: '7.00' },
+      ],
+      // The settled statuses' totals apart: the AWAITING dollars are not in them.
+      settled: [{ currency: 'EUR', count: 2, total: '13.00' }],
       uninterpreted: 2,
       days: [
         { day: '2026-10-01', count: 1, totals: [{ currency: 'EUR', count: 1, total: '2.50' }] },
-        { day: '2026-10-02', count: 2, totals: [{ currency: 'EUR', count: 1, total: '10.50' }] },
+        {
+          day: '2026-10-02',
+          count: 3,
+          totals: [
+            { currency: 'EUR', count: 1, total: '10.50' },
+            { currency: 'USD', count: 1, total: '7.00' },
+          ],
+        },
       ],
       undated: 1,
     });

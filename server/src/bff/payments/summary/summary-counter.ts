@@ -26,6 +26,7 @@ interface CounterState {
   undated: number;
   byStatus: Map<string | null, number>;
   totals: Totals;
+  settled: Totals;
   days: Map<string, { count: number; totals: Totals }>;
 }
 
@@ -42,12 +43,22 @@ const listed = (totals: Totals) =>
  * Counts and sums payments as they stream past, in memory that grows with the currencies, statuses and days
  * seen, never with the rows: money in exact decimals, each amount read as the table reads it.
  */
-export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: string; amountUnit: AmountUnit }) {
+export function createSummaryCounter({
+  timeZone,
+  amountUnit,
+  settledStatuses = [],
+}: {
+  timeZone: string;
+  amountUnit: AmountUnit;
+  /** PAYMENTS_SETTLED_STATUSES: the statuses whose totals are also given apart, as settled. */
+  settledStatuses?: readonly string[];
+}) {
   let count = 0;
   let uninterpreted = 0;
   let undated = 0;
   const byStatus = new Map<string | null, number>();
   const totals: Totals = new Map();
+  const settled: Totals = new Map();
   const days = new Map<string, { count: number; totals: Totals }>();
 
   const counter = {
@@ -62,6 +73,7 @@ export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: strin
       undated += o.undated;
       for (const [status, n] of o.byStatus) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
       addAll(totals, o.totals);
+      addAll(settled, o.settled);
       for (const [day, entry] of o.days) {
         const mine = days.get(day);
         if (mine === undefined) days.set(day, { count: entry.count, totals: new Map(entry.totals) });
@@ -71,15 +83,19 @@ export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: strin
         }
       }
     },
-    state: (): CounterState => ({ count, uninterpreted, undated, byStatus, totals, days }),
+    state: (): CounterState => ({ count, uninterpreted, undated, byStatus, totals, settled, days }),
     add(record: Payment): void {
       count += 1;
       const status = typeof record.status === 'string' ? record.status : null;
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      const isSettled = status !== null && settledStatuses.includes(status);
       const currency = typeof record.currency === 'string' ? record.currency : null;
       const amount = currency === null ? null : majorAmount(record.amount, currency, amountUnit);
       if (amount === null || currency === null) uninterpreted += 1;
-      else addTo(totals, currency, amount);
+      else {
+        addTo(totals, currency, amount);
+        if (isSettled) addTo(settled, currency, amount);
+      }
       const instant = instantOf(record.created_at, timeZone);
       if (instant === null) {
         undated += 1;
@@ -102,6 +118,7 @@ export function createSummaryCounter({ timeZone, amountUnit }: { timeZone: strin
           .map(([status, n]) => ({ status, count: n }))
           .sort((a, b) => b.count - a.count || String(a.status).localeCompare(String(b.status))),
         totals: listed(totals),
+        settled: listed(settled),
         uninterpreted,
         days: [...days]
           .sort(([a], [b]) => a.localeCompare(b))

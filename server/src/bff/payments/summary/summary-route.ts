@@ -14,7 +14,7 @@ import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
 import type { WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk } from '../walk/walk-plan.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
-import type { SummaryRuns } from './summary-runs.ts';
+import { type SummaryRuns, summaryKey } from './summary-runs.ts';
 
 /**
  * Parts of a walk counted apart until each is accepted (it joins the part before it exactly); then what it
@@ -65,6 +65,7 @@ export function summaryRoute(parts: {
     | 'PAYMENTS_TIME_ZONE'
     | 'PAYMENTS_AMOUNT_UNIT'
     | 'PAYMENTS_LIST_ORDER'
+    | 'PAYMENTS_SETTLED_STATUSES'
     | 'SUMMARY_MAX_ROWS'
     | 'WALKS_PER_USER'
   >;
@@ -77,7 +78,12 @@ export function summaryRoute(parts: {
   const { settings, runs } = parts;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
   const order = settings.PAYMENTS_LIST_ORDER;
-  const newCounter = () => createSummaryCounter({ timeZone, amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
+  const newCounter = () =>
+    createSummaryCounter({
+      timeZone,
+      amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+      settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
+    });
 
   /** Counts a view into `total`: every company at once; `counted` hears of every page. */
   async function count(
@@ -116,8 +122,7 @@ export function summaryRoute(parts: {
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
     const user = view.user.username;
-    // A group's figures depend on which of its companies the user may see.
-    const key = JSON.stringify([view.members, view.filters.status, view.filters.date_from, view.date_to]);
+    const key = summaryKey(view);
     const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
     const hit = fresh === 'true' ? undefined : await runs.cached(key);
     if (hit !== undefined && !streaming) return c.json(hit, 200);

@@ -1,11 +1,16 @@
 import { type Summary, summarySchema } from '@payments/shared';
 import type { Held, Leases, SharedState } from '../../../shared-state/index.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
+import type { View } from '../walk/view.ts';
 
 /** How long a finished summary is served again for the same question. */
 const SUMMARY_CACHE_MS = 60_000;
 
 type Outcome = Summary | UpstreamFailure;
+
+/** The question a view's figures answer: a group's depend on which of its companies the user may see. */
+export const summaryKey = (view: View) =>
+  JSON.stringify([view.members, view.filters.status, view.filters.date_from, view.date_to, view.currencies]);
 
 /** A walk counting one question, shared by everyone asking it in this process. */
 interface Shared {

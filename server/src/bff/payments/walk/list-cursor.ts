@@ -13,6 +13,7 @@ export interface CursorBinding {
   date_from?: string | undefined;
   date_to?: string | undefined;
   group?: string | undefined;
+  currency?: string | undefined;
 }
 
 export type OpenedCursor =

@@ -12,7 +12,7 @@ export interface RowKey {
 }
 
 /** A record's id as exact text: JSON for strings, the digits for numbers (raw JSON beyond 2^53). */
-function idText(id: unknown): string {
+export function idText(id: unknown): string {
   if (typeof id === 'string') return JSON.stringify(id);
   if (typeof id === 'number') return String(id);
   if (JSON.isRawJSON(id)) return (id as { rawJSON: string }).rawJSON;

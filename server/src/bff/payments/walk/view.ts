@@ -18,6 +18,8 @@ export interface View {
   filters: { status?: string | undefined; date_from?: string | undefined };
   /** The inclusive end the BFF applies (the upstream has none). */
   date_to: string | undefined;
+  /** The currencies the BFF keeps (the upstream cannot filter them); undefined keeps every row. */
+  currencies: readonly string[] | undefined;
 }
 
 type ViewQuery = {
@@ -25,6 +27,7 @@ type ViewQuery = {
   status?: string | undefined;
   date_from?: string | undefined;
   date_to?: string | undefined;
+  currency?: string | undefined;
 };
 
 /**
@@ -44,6 +47,7 @@ export function viewOf(c: Context<BffEnv>, scope: CompanyScope, query: ViewQuery
     members: group ? scope.group(user, choice.companyId) : [choice.companyId],
     filters: { status: query.status, date_from: query.date_from },
     date_to: query.date_to,
+    currencies: query.currency?.split(','),
   };
   return { ok: true as const, view };
 }

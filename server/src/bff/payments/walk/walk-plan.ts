@@ -29,7 +29,13 @@ export function companyWalk(
 ): CompanyWalk {
   const status = view.filters.status;
   const keepStatus = status !== undefined && filters.status === undefined;
-  const keep = keepStatus ? (record: Payment) => record.status === status : undefined;
+  const currencies = view.currencies;
+  const keep =
+    keepStatus || currencies
+      ? (record: Payment) =>
+          (!keepStatus || record.status === status) &&
+          (!currencies || currencies.includes(record.currency as string))
+      : undefined;
   const range = rangeOf(view, how.timeZone);
   return {
     company,

@@ -1,0 +1,196 @@
+import { findQuerySchema, type Payment, searchQuerySchema } from '@payments/shared';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { Settings } from '../../../config/settings.ts';
+import type { Leases } from '../../../shared-state/index.ts';
+import type { UpstreamFailure } from '../../../upstream/index.ts';
+import type { BffEnv } from '../../bff-env.ts';
+import { validQuery } from '../../middleware/query-validator.ts';
+import { problemResponse } from '../../problem-response.ts';
+import { busyWalks } from '../summary/summary-route.ts';
+import { type SummaryRuns, summaryKey } from '../summary/summary-runs.ts';
+import type { Checkpoints } from '../walk/checkpoints.ts';
+import type { CompanyReader } from '../walk/company-reader.ts';
+import type { CompanyScope } from '../walk/company-scope.ts';
+import { idText } from '../walk/row-key.ts';
+import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
+import { type View, viewOf } from '../walk/view.ts';
+import type { WalkPlaces } from '../walk/walk-places.ts';
+import { companyWalk, planWalk } from '../walk/walk-plan.ts';
+import { paymentMatcher } from './payment-match.ts';
+
+/** Matches one search sends at most: a search that finds more is too broad to read; it says so. */
+const MAX_MATCHES = 5_000;
+const REPLANS = 3;
+
+interface Found {
+  rows: Payment[];
+  companies: string[];
+}
+
+/**
+ * Parts of a company's walk whose matches are held until the part is accepted (it joins the part before it
+ * exactly), then sent, and every match it finds after sent as found.
+ */
+function matchingParts(
+  company: string,
+  matches: (record: Payment) => boolean,
+  send: (found: Found) => void,
+  onPage: (rows: number) => void,
+  stopped: () => boolean,
+): PartsConsumer {
+  const pending = new Map<number, Payment[]>();
+  const accepted = new Set<number>();
+  const out = (rows: Payment[]) => {
+    if (rows.length > 0) send({ rows, companies: rows.map(() => company) });
+  };
+  return {
+    open(part) {
+      pending.set(part, []);
+      return {
+        add(rows) {
+          const found = rows.filter(matches);
+          if (accepted.has(part)) out(found);
+          else pending.get(part)?.push(...found);
+        },
+        end() {},
+      };
+    },
+    accept(part) {
+      accepted.add(part);
+      out(pending.get(part) ?? []);
+      pending.delete(part);
+    },
+    onPage,
+    stopped,
+  };
+}
+
+/**
+ * `GET /api/payments/search` (a view's payments matching `q`) and `GET /api/payments/find` (one payment by its id,
+ * in every company the user may see): the upstream cannot search, so the view is walked as a summary walks it —
+ * every company at once, each split at remembered positions — and matches are streamed as `text/event-stream`
+ * events as they are found: `start` (an estimate of the rows to read), `match`, `progress` (rows read), `done`.
+ */
+export function searchRoutes(parts: {
+  settings: Pick<
+    Settings,
+    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_AMOUNT_UNIT' | 'PAYMENTS_LIST_ORDER' | 'WALKS_PER_USER'
+  >;
+  scope: CompanyScope;
+  runs: SummaryRuns;
+  read: CompanyReader;
+  checkpoints: Checkpoints;
+  walks: WalkPlaces;
+  leases: Leases;
+}) {
+  const { settings } = parts;
+  const timeZone = settings.PAYMENTS_TIME_ZONE;
+  const order = settings.PAYMENTS_LIST_ORDER;
+
+  /** Streams the matches of `view`: every company at once, until the walks end or `first` match is enough. */
+  async function stream(
+    c: Context<BffEnv>,
+    view: View,
+    matches: (record: Payment) => boolean,
+    first: boolean,
+  ) {
+    const user = view.user.username;
+    const claim = await parts.leases.takeOver(`search-run:${user}`);
+    const place = await parts.walks.enter(user);
+    if (!place) {
+      claim.leave();
+      return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
+        retryAfterSeconds: 5,
+      });
+    }
+    const estimate = (await parts.runs.cached(summaryKey(view)))?.count ?? null;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([c.req.raw.signal, claim.lost, stop.signal]);
+    return streamSSE(c, async (sse) => {
+      let writing = Promise.resolve();
+      const write = (event: string, data: unknown) => {
+        writing = writing.then(() => sse.writeSSE({ event, data: JSON.stringify(data) }));
+      };
+      let read = 0;
+      let found = 0;
+      const stopped = () => found >= (first ? 1 : MAX_MATCHES);
+      const send = ({ rows, companies }: Found) => {
+        const room = (first ? 1 : MAX_MATCHES) - found;
+        if (room <= 0) return;
+        found += Math.min(room, rows.length);
+        write('match', { data: rows.slice(0, room), company_ids: companies.slice(0, room) });
+        if (stopped()) stop.abort();
+      };
+      const onPage = (rows: number) => {
+        read += rows;
+        write('progress', { read });
+      };
+      try {
+        write('start', { estimate, companies: view.members.length });
+        const company = async (id: string) => {
+          for (let replan = 0; ; replan++) {
+            const plan = await planWalk(view, id, { checkpoints: parts.checkpoints, order, timeZone });
+            const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+            const consumer = matchingParts(id, matches, send, onPage, stopped);
+            const outcome = await walkInParts(walk, plan, { read: parts.read, order, consumer });
+            if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;
+          }
+        };
+        const outcomes = await Promise.all(view.members.map(company));
+        const failed = outcomes.find(
+          (o): o is { ok: false; failure: UpstreamFailure; attempts: number } => !o.ok,
+        );
+        await writing;
+        if (claim.lost.aborted) {
+          const detail = 'a newer search of yours replaced this one';
+          await sse.writeSSE({
+            event: 'error',
+            data: JSON.stringify({ code: 'search_superseded', status: 409, detail }),
+          });
+        } else if (failed && !failed.failure.aborted && !stopped()) {
+          const { code, status, detail } = failed.failure;
+          await sse.writeSSE({ event: 'error', data: JSON.stringify({ code, status, detail }) });
+        } else
+          await sse.writeSSE({
+            event: 'done',
+            data: JSON.stringify({ read, found, complete: !stopped() || first }),
+          });
+      } finally {
+        place.leave();
+        claim.leave();
+      }
+    });
+  }
+
+  return new Hono<BffEnv>()
+    .get('/search', validQuery(searchQuerySchema), async (c) => {
+      const { q, ...query } = c.req.valid('query');
+      const chosen = viewOf(c, parts.scope, query);
+      if (!chosen.ok) return chosen.response;
+      return stream(c, chosen.view, paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT), false);
+    })
+    .get('/find', validQuery(findQuerySchema), async (c) => {
+      const { id } = c.req.valid('query');
+      const user = c.get('user');
+      // Every company the user may see, and no other: a link never walks further than the user's scope.
+      const members = parts.scope.visible(user).map((company) => company.id);
+      if (members.length === 0)
+        return problemResponse(c, 'forbidden_company', 403, 'you have access to no company');
+      const view: View = {
+        user,
+        company: members[0] as string,
+        group: true,
+        members,
+        filters: {},
+        date_to: undefined,
+        currencies: undefined,
+      };
+      // The id as the address writes it: a string id's text, a number's digits.
+      const matches = (record: Payment) => {
+        const text = idText(record.id);
+        return text === id || text === JSON.stringify(id);
+      };
+      return stream(c, view, matches, true);
+    });
+}
