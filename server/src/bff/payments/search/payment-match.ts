@@ -4,7 +4,7 @@ const AMOUNT = /^-?\d+(\.\d+)?$/;
 const AMOUNT_RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)$/;
 
 /** Text as a person compares it: accents and case aside, spaces trimmed. */
-export function folded(text: string): string {
+function folded(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
 
