@@ -8,6 +8,8 @@ export interface BffEnv {
   Variables: RequestIdVariables & {
     /** The browser reached us over HTTPS (request-origin.ts decides, before the routes). */
     secure: boolean;
+    /** The client's address, through trusted proxies (request-origin.ts). */
+    address: string;
     /** Upstream attempts made for this request, for the request log. */
     upstreamAttempts: number;
     user: AuthUser;

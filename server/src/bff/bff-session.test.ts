@@ -123,17 +123,31 @@ describe('session cookies', () => {
     expect(cookie).toContain('Secure');
   });
 
-  it('X-Forwarded-Proto makes the cookie Secure only when TRUST_PROXY says a proxy sets it', async () => {
-    const viaProxy = (bff: Harness['bff']) =>
-      bff.app.request('/api/session', {
-        method: 'POST',
-        headers: { 'X-CSRF': '1', 'content-type': 'application/json', 'X-Forwarded-Proto': 'https' },
-        body: JSON.stringify({ username: 'demo', password: PASSWORD }),
-      });
-    expect((await viaProxy(h.bff)).headers.get('set-cookie')).toMatch(/^session=/);
-    const trusting = h.make({ settings: { TRUST_PROXY: true } });
+  it('X-Forwarded-Proto makes the cookie Secure only when it comes from a proxy TRUST_PROXY names', async () => {
+    const viaProxy = (bff: Harness['bff'], peer: string) =>
+      bff.app.request(
+        '/api/session',
+        {
+          method: 'POST',
+          headers: { 'X-CSRF': '1', 'content-type': 'application/json', 'X-Forwarded-Proto': 'https' },
+          body: JSON.stringify({ username: 'demo', password: PASSWORD }),
+        },
+        { incoming: { socket: { remoteAddress: peer } } },
+      );
+    expect((await viaProxy(h.bff, '10.0.0.5')).headers.get('set-cookie')).toMatch(/^session=/);
+    const trusting = h.make({ settings: { TRUST_PROXY: ['10.0.0.5/32', '2001:db8::/32'] } });
     try {
-      expect((await viaProxy(trusting)).headers.get('set-cookie')).toMatch(/^__Host-session=.*Secure/);
+      expect((await viaProxy(trusting, '10.0.0.5')).headers.get('set-cookie')).toMatch(
+        /^__Host-session=.*Secure/,
+      );
+      expect((await viaProxy(trusting, '::ffff:10.0.0.5')).headers.get('set-cookie')).toMatch(
+        /^__Host-session=/,
+      );
+      expect((await viaProxy(trusting, '2001:db8:5::1')).headers.get('set-cookie')).toMatch(
+        /^__Host-session=/,
+      );
+      // Any other client saying it came over HTTPS is not believed.
+      expect((await viaProxy(trusting, '10.0.0.6')).headers.get('set-cookie')).toMatch(/^session=/);
     } finally {
       await trusting.close();
     }

@@ -27,7 +27,7 @@ import type { BffEnv } from './bff-env.ts';
 import { healthRoutes } from './health-routes.ts';
 import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
 import { requestLog } from './middleware/request-log.ts';
-import { isSecureRequest } from './middleware/request-origin.ts';
+import { requestOrigin } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
@@ -110,10 +110,9 @@ export function createBff(settings: BffSettings, parts: BffParts) {
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
+    .use(requestOrigin(settings))
     .use(requestLog(logger))
-    .use(
-      ...responseHeaders({ isSecure: (url, header) => isSecureRequest(url, header, settings.TRUST_PROXY) }),
-    )
+    .use(...responseHeaders())
     .route('/api', api)
     .route('/', healthRoutes({ upstream, state, ownCompanyId, now }));
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AMOUNT_UNITS, ENVIRONMENTS } from '@payments/shared';
 import { z } from 'zod';
@@ -29,9 +30,44 @@ const port = (fallback: number) => whole('an integer 1–65535', 1, 65_535).defa
 /** Not empty, and not only spaces: a value of blanks is a mistake, never a setting. */
 const text = z.string().regex(/\S/, 'must not be empty');
 
-const flag = z
-  .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
-  .transform((v) => v === '1' || v === 'true');
+/** One proxy as a CIDR, `10.0.0.5` → `10.0.0.5/32`; null when it is neither an address nor a CIDR. */
+function proxyCidr(entry: string): string | null {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  const bits = family === 6 ? 128 : 32;
+  if (family === 0 || rest.length > 0) return null;
+  if (prefix === undefined) return `${address}/${bits}`;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return null;
+  return `${address}/${Number(prefix)}`;
+}
+
+/**
+ * The proxies whose forwarded headers are believed, as CIDRs. `false` is none, as unset is; `true` is refused:
+ * it used to trust whatever connected, so any client could name itself in X-Forwarded-For.
+ */
+const proxies = z.string().transform((value, ctx) => {
+  if (value.trim() === 'false') return [];
+  if (value.trim() === 'true') {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message:
+        "must name the proxies' addresses or CIDRs (e.g. 10.0.0.5,10.0.1.0/24); true is no longer taken",
+    });
+    return z.NEVER;
+  }
+  const cidrs = value.split(',').map((entry) => proxyCidr(entry.trim()));
+  const bad = cidrs.indexOf(null);
+  if (bad >= 0) {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: `"${value.split(',')[bad]?.trim()}" is not an IPv4 or IPv6 address or CIDR`,
+    });
+    return z.NEVER;
+  }
+  return cidrs as string[];
+});
 
 /**
  * The upstream's base address as the client resolves paths against it: its path ends with the version segment
@@ -117,7 +153,7 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
           'must be a redis:// or rediss:// URL',
         )
         .optional(),
-      TRUST_PROXY: flag.default(false),
+      TRUST_PROXY: proxies.default([]),
       WEB_DIST_DIR: path.default(join(REPO_ROOT, 'web', 'dist')),
       /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
       MAX_CONNECTIONS: whole('a whole number of connections from 1 to 1000000', 1, 1_000_000).optional(),

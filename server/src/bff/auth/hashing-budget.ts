@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { addressGroup } from './sign-in-guard.ts';
+import { addressGroup } from '../../runtime/addresses.ts';
 
 export type Budgeted<T> = { ok: true; value: T } | { ok: false; retryAfterSeconds: number };
 

@@ -5,7 +5,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Settings } from '../../config/settings.ts';
 import type { BffEnv } from '../bff-env.ts';
-import { clientAddress } from '../middleware/request-origin.ts';
 import { problemResponse } from '../problem-response.ts';
 import type { Authenticator } from './authenticate.ts';
 import { DEVICE_COOKIE_MAX_AGE_SECONDS, type DeviceCookies, deviceCookieName } from './device-cookie.ts';
@@ -22,7 +21,7 @@ const sessionOf = (username: string, exp: number): Session => ({
 
 /** `/api/session`: sign in (the one `/api` route without a session), read, sign out (here or everywhere). */
 export function sessionRoutes(deps: {
-  settings: Pick<Settings, 'TRUST_PROXY' | 'SESSION_MAX_AGE'>;
+  settings: Pick<Settings, 'SESSION_MAX_AGE'>;
   sealer: SessionSealer;
   sessions: SessionRecords;
   devices: DeviceCookies;
@@ -44,7 +43,7 @@ export function sessionRoutes(deps: {
       async (c) => {
         const { username, password } = c.req.valid('json');
         const name = canonicalUsername(username);
-        const address = clientAddress(c, deps.settings.TRUST_PROXY);
+        const address = c.get('address');
         const isSecure = c.get('secure');
         const device = deps.devices.deviceOf(getCookie(c, deviceCookieName(isSecure)), name);
         const verdict = await deps.signInGuard.check(name, address, device);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbeddedState } from '../../shared-state/index.ts';
-import { addressGroup, createSignInGuard } from './sign-in-guard.ts';
+import { createSignInGuard } from './sign-in-guard.ts';
 
 const MINUTE = 60_000;
 const known = (name: string) => name === 'ana' || name === 'bob';
@@ -140,12 +140,7 @@ describe('sign-in guard', () => {
     expect((await guard.check('ana', '10.0.0.1')).allowed).toBe(true);
   });
 
-  it('counts an IPv6 client by its /64, and an IPv4-mapped address as IPv4', async () => {
-    expect(addressGroup('2001:db8:1:2::a')).toBe('2001:db8:1:2::/64');
-    expect(addressGroup('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
-    expect(addressGroup('::1')).toBe('0:0:0:0::/64');
-    expect(addressGroup('::ffff:192.0.2.7')).toBe('192.0.2.7');
-    expect(addressGroup('192.0.2.7')).toBe('192.0.2.7');
+  it('counts an IPv6 client by its /64', async () => {
     const { guard } = setup();
     for (let i = 0; i < 5; i++) await guard.fail('ana', `2001:db8:1:2::${i + 1}`);
     expect(await guard.check('ana', '2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toMatchObject({ reason: 'locked' });

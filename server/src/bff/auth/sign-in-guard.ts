@@ -1,4 +1,4 @@
-import { isIPv6 } from 'node:net';
+import { addressGroup } from '../../runtime/addresses.ts';
 import type { SharedState } from '../../shared-state/index.ts';
 
 /**
@@ -28,23 +28,6 @@ const DAY_MS = 24 * HOUR_MS;
 const MAX_LOCKOUT_DOUBLINGS = 4;
 /** A check counts as in flight at most this long (a replica that died mid-check does not hold it forever). */
 const IN_FLIGHT_MS = 60_000;
-
-/** The address an attempt is counted under: IPv6 by its /64 (one subscriber's network), IPv4 as it is. */
-export function addressGroup(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1] as string;
-  if (!isIPv6(address)) return address;
-  const [head = '', tail = ''] = address.toLowerCase().split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const full = address.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${full
-    .slice(0, 4)
-    .map((part) => part.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
 
 /**
  * Stops password guessing without locking people out, with its counters in the shared state so that every
