@@ -15,8 +15,7 @@ import {
   createAuthenticator,
   createDeviceCookies,
   createHashingBudget,
-  createSessionRecords,
-  createSessionSealer,
+  createSessions,
   createSignInGuard,
   deriveKey,
   type HashingBudget,
@@ -63,8 +62,9 @@ const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
 
 /**
  * The backend-for-frontend: the only holder of the upstream credentials and the only door from the browser to
- * the payments. Sessions and cursors are sealed with keys derived from `APP_SECRET`, so replicas sharing it
- * accept each other's. The parts are the caller's to close.
+ * the payments. Cursors are sealed, session records named and device cookies signed with keys derived from
+ * `APP_SECRET`, so replicas sharing it (and the shared state) accept each other's. The parts are the caller's to
+ * close.
  */
 export function createBff(settings: BffSettings, parts: BffParts) {
   const { upstream, companies, users, sharedState: state } = parts;
@@ -72,10 +72,10 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   const now = parts.now ?? Date.now;
   const ownCompanyId = rootCompany(companies).id;
   const scope = createCompanyScope(companies, ownCompanyId);
-  const sealer = createSessionSealer(settings.APP_SECRET, { maxAgeSeconds: settings.SESSION_MAX_AGE, now });
-  const sessions = createSessionRecords(state, {
-    idleMs: settings.SESSION_IDLE_TIMEOUT * 1000,
-    maxAgeMs: settings.SESSION_MAX_AGE * 1000,
+  const sessions = createSessions(state, settings.APP_SECRET, {
+    maxAgeSeconds: settings.SESSION_MAX_AGE,
+    idleSeconds: settings.SESSION_IDLE_TIMEOUT,
+    now,
   });
   const exports = createExportGate(state, {
     perUser: settings.EXPORT_MAX_PER_USER,
@@ -89,13 +89,12 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
   const api = new Hono<BffEnv>()
     .use(requireCsrfHeader())
-    .use(requireSession({ sealer, sessions, users }, isPublic))
+    .use(requireSession({ sessions, users }, isPublic))
     .use(compress())
     .route(
       '/session',
       sessionRoutes({
         settings,
-        sealer,
         sessions,
         devices: createDeviceCookies(settings.APP_SECRET),
         authenticator: parts.authenticator ?? createAuthenticator(users),

@@ -2,15 +2,14 @@ import { sValidator } from '@hono/standard-validator';
 import { type Session, SIGNED_IN_HINT_COOKIE, signInSchema, signOutSchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Settings } from '../../config/settings.ts';
 import type { BffEnv } from '../bff-env.ts';
 import { problemResponse } from '../problem-response.ts';
 import type { Authenticator } from './authenticate.ts';
-import { DEVICE_COOKIE_MAX_AGE_SECONDS, type DeviceCookies, deviceCookieName } from './device-cookie.ts';
+import type { DeviceCookies } from './device-cookie.ts';
 import type { HashingBudget } from './hashing-budget.ts';
-import { type SessionSealer, sessionCookieName, sessionCookieOptions } from './session-cookie.ts';
-import type { SessionRecords } from './session-records.ts';
+import { type Sessions, sessionCookieName, sessionCookieOptions } from './sessions.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 import { canonicalUsername } from './users.ts';
 
@@ -22,8 +21,7 @@ const sessionOf = (username: string, exp: number): Session => ({
 /** `/api/session`: sign in (the one `/api` route without a session), read, sign out (here or everywhere). */
 export function sessionRoutes(deps: {
   settings: Pick<Settings, 'SESSION_MAX_AGE'>;
-  sealer: SessionSealer;
-  sessions: SessionRecords;
+  sessions: Sessions;
   devices: DeviceCookies;
   authenticator: Authenticator;
   signInGuard: SignInGuard;
@@ -45,7 +43,7 @@ export function sessionRoutes(deps: {
         const name = canonicalUsername(username);
         const address = c.get('address');
         const isSecure = c.get('secure');
-        const device = deps.devices.deviceOf(getCookie(c, deviceCookieName(isSecure)), name);
+        const device = await deps.devices.deviceOf(c, name, isSecure);
         const verdict = await deps.signInGuard.check(name, address, device);
         if (!verdict.allowed)
           return problemResponse(
@@ -76,24 +74,18 @@ export function sessionRoutes(deps: {
         }
         await deps.signInGuard.succeed(name, address);
         // A fresh session id on every sign-in (rotation): a cookie planted before sign-in is worthless after.
-        const { value, claims } = deps.sealer.seal(user);
-        await deps.sessions.begin(claims);
+        const { cookie, claims } = await deps.sessions.begin(user);
         setCookie(
           c,
           sessionCookieName(isSecure),
-          value,
+          cookie,
           sessionCookieOptions(isSecure, deps.settings.SESSION_MAX_AGE),
         );
         setCookie(c, SIGNED_IN_HINT_COOKIE, '1', {
           ...sessionCookieOptions(isSecure, deps.settings.SESSION_MAX_AGE),
           httpOnly: false,
         });
-        if (device === null)
-          setCookie(c, deviceCookieName(isSecure), deps.devices.issue(user.username), {
-            ...sessionCookieOptions(isSecure, DEVICE_COOKIE_MAX_AGE_SECONDS),
-            // Only the sign-in reads it (the __Host- prefix requires path /).
-            path: isSecure ? '/' : '/api/session',
-          });
+        if (device === null) await deps.devices.issue(c, user.username, isSecure);
         c.set('user', user);
         return c.json(sessionOf(user.username, claims.exp), 200);
       },
