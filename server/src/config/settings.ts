@@ -157,6 +157,12 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       WEB_DIST_DIR: path.default(join(REPO_ROOT, 'web', 'dist')),
       /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
       MAX_CONNECTIONS: whole('a whole number of connections from 1 to 1000000', 1, 1_000_000).optional(),
+      MAX_CONNECTIONS_PER_ADDRESS: whole(
+        'a whole number of connections from 1 to 1000000',
+        1,
+        1_000_000,
+      ).default(256),
+      KEEP_ALIVE_TIMEOUT: whole('a whole number of seconds from 1 to 600', 1, 600).default(5),
       DATE_TO_MAX_SKIP_PAGES: whole('a whole number of pages from 1 to 1000000', 1, 1_000_000).default(2_000),
       /** Unset: pretty on a terminal, else JSON. */
       LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
