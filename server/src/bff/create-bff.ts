@@ -25,7 +25,7 @@ import { sessionRoutes } from './auth/session-routes.ts';
 import type { BffEnv } from './bff-env.ts';
 import { healthRoutes } from './health-routes.ts';
 import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
-import { requestLog } from './middleware/request-log.ts';
+import { refusedSignIns, requestLog } from './middleware/request-log.ts';
 import { requestOrigin } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
@@ -85,6 +85,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'));
   const web = createWebAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
+  const refused = refusedSignIns(logger, now);
 
   // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
   const api = new Hono<BffEnv>()
@@ -110,7 +111,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
     .use(requestOrigin(settings))
-    .use(requestLog(logger))
+    .use(requestLog(logger, { signIns: refused, isSignIn: isPublic }))
     .use(...responseHeaders())
     .route('/api', api)
     .route('/', healthRoutes({ upstream, state, ownCompanyId, now }));
@@ -142,9 +143,13 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     app,
     /** The built SPA files being served (paths), for the credential scan. */
     webPaths: web.paths,
-    /** The process is about to stop: downloads cut from now on are logged as cut by the shutdown. */
+    /**
+     * The process is about to stop: downloads cut from now on are logged as cut by the shutdown, and the
+     * refused sign-ins counted so far are written.
+     */
     stopping() {
       exports.stop();
+      refused.flush();
     },
   };
 }

@@ -127,7 +127,10 @@ describe('configuration', () => {
     [{ PAYMENTS_AMOUNT_UNIT: 'cents' }, 'PAYMENTS_AMOUNT_UNIT: must be minor or major'],
     [{ KEEP_ALIVE_TIMEOUT: '0' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 1 to 600'],
     [{ KEEP_ALIVE_TIMEOUT: '5s' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds'],
-    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, 'MAX_CONNECTIONS_PER_ADDRESS: must be a whole number of connections'],
+    [
+      { MAX_CONNECTIONS_PER_ADDRESS: '0' },
+      'MAX_CONNECTIONS_PER_ADDRESS: must be a whole number of connections',
+    ],
     [{ EXPORT_MAX_PER_USER: '0' }, 'EXPORT_MAX_PER_USER: must be a whole number of downloads from 1 to 100'],
   ])('refuses %j with one line naming the variable', (env, message) => {
     const sandboxCredentials = [{ secretId: 'sandbox_id', secretPassword: 'sandbox_secret' }];
