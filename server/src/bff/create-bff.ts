@@ -96,11 +96,13 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       '/session',
       sessionRoutes({
         settings,
+        users,
         sessions,
         devices: createDeviceCookies(settings.APP_SECRET),
         authenticator: parts.authenticator ?? createAuthenticator(users),
         signInGuard: createSignInGuard(state, (name) => users.find(canonicalUsername(name)) !== undefined),
         hashing: parts.hashing ?? createHashingBudget(),
+        now,
       }),
     )
     .route('/config', appConfigRoute({ settings, scope }))

@@ -26,6 +26,7 @@ describe('configuration', () => {
       SESSION_MAX_AGE: 28_800,
       TRUST_PROXY: [],
       KEEP_ALIVE_TIMEOUT: 5,
+      AUTH_REQUIRE_TOTP: false,
       MAX_CONNECTIONS_PER_ADDRESS: 256,
     });
   });
@@ -125,6 +126,8 @@ describe('configuration', () => {
       'PAYMENTS_COMPANIES_FILE: is required',
     ],
     [{ PAYMENTS_AMOUNT_UNIT: 'cents' }, 'PAYMENTS_AMOUNT_UNIT: must be minor or major'],
+    [{ AUTH_REQUIRE_TOTP: 'yes' }, 'AUTH_REQUIRE_TOTP: must be true or false'],
+    [{ AUTH_REQUIRE_TOTP: 'true' }, 'AUTH_USERS_FILE: is required with AUTH_REQUIRE_TOTP'],
     [{ KEEP_ALIVE_TIMEOUT: '0' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 1 to 600'],
     [{ KEEP_ALIVE_TIMEOUT: '5s' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds'],
     [

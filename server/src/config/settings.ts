@@ -30,6 +30,10 @@ const port = (fallback: number) => whole('an integer 1–65535', 1, 65_535).defa
 /** Not empty, and not only spaces: a value of blanks is a mistake, never a setting. */
 const text = z.string().regex(/\S/, 'must not be empty');
 
+const flag = z
+  .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
+  .transform((v) => v === '1' || v === 'true');
+
 /** One proxy as a CIDR, `10.0.0.5` → `10.0.0.5/32`; null when it is neither an address nor a CIDR. */
 function proxyCidr(entry: string): string | null {
   const [address = '', prefix, ...rest] = entry.split('/');
@@ -133,6 +137,7 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         )
         .optional(),
       AUTH_USERS_FILE: path.optional(),
+      AUTH_REQUIRE_TOTP: flag.default(false),
       DEMO_PASSWORD: text.default('demo'),
       PAYMENTS_TIME_ZONE: z
         .string()
@@ -194,6 +199,11 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
             message: 'the sandbox credentials cannot be used in production',
           });
       }
+      if (env.AUTH_REQUIRE_TOTP)
+        need(
+          'AUTH_USERS_FILE',
+          'is required with AUTH_REQUIRE_TOTP (the sandbox demo user has no code; add users with pnpm user:add --totp)',
+        );
       if (env.SHARED_STATE_URL !== undefined)
         need('APP_SECRET', "is required with SHARED_STATE_URL (replicas open each other's sessions with it)");
       if (env.PAYMENTS_BASE_URL !== undefined) {
