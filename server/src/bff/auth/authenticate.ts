@@ -51,7 +51,7 @@ export function createAuthenticator(store: UserStore, options: { dummyHash?: str
 }
 
 /**
- * How long recent real password checks took (waiting for a core included), so that an attempt that needs none
+ * How long recent real password checks took (the hash alone), so that an attempt that needs none
  * (an unknown username, a wrong second-factor code) is answered after a time drawn from them: its answer and
  * its timing are those of a real check, and it costs no hashing.
  */

@@ -22,13 +22,13 @@ export function createHashingBudget({
   concurrent = Math.max(1, availableParallelism() - 1),
   queued = 16,
   perAddress = 3,
-  trustedQueued = 8,
+  trustedQueued = 32,
   trustedPerUser = 2,
 }: {
   concurrent?: number;
   queued?: number;
   perAddress?: number;
-  /** Places in the trusted devices' lane. */
+  /** Places in the trusted devices' lane: room for many people at nine, as one user holds only a few. */
   trustedQueued?: number;
   /** Places in the trusted lane (waiting or running) one user may hold. */
   trustedPerUser?: number;
@@ -89,15 +89,16 @@ export function createHashingBudget({
     },
 
     /**
-     * Answers like a check of the common lane would, after `ms`, without taking a core: an attempt that needs no
-     * hash (an unknown username) still takes its address's place meanwhile, and is busy when a check would be.
+     * Answers like a check of the common lane would, without taking a core: after `ms` (what a hash takes) and
+     * what the checks waiting now would keep it waiting. An attempt that needs no hash (an unknown username)
+     * still takes its address's place meanwhile, and is busy when a check would be.
      */
     async imitate(address: string, ms: number): Promise<Budgeted<undefined>> {
       const group = addressGroup(address);
       if ((addresses.get(group) ?? 0) >= perAddress || commonFull()) return BUSY;
       add(addresses, group, 1);
       try {
-        await sleep(ms);
+        await sleep(running < concurrent ? ms : ms * (1 + (common.length + trusted.length) / concurrent));
         return { ok: true, value: undefined };
       } finally {
         add(addresses, group, -1);
