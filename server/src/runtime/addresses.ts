@@ -1,7 +1,7 @@
 import { BlockList, isIP, isIPv6 } from 'node:net';
 
 /** An IPv4-mapped IPv6 address (`::ffff:10.0.0.5`, as a dual-stack socket reports it) as its IPv4 address. */
-export function plainAddress(address: string): string {
+function plainAddress(address: string): string {
   return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }
 

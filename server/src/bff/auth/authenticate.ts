@@ -69,5 +69,3 @@ export function createCheckTimes({ size = 64, minimum = 8 }: { size?: number; mi
     },
   };
 }
-
-export type CheckTimes = ReturnType<typeof createCheckTimes>;

@@ -45,5 +45,3 @@ export function createSecondFactor(
     use: (user: AuthUser, step: number) => options.useCode(user.username, step),
   };
 }
-
-export type SecondFactor = ReturnType<typeof createSecondFactor>;

@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * Time-based one-time passwords (RFC 6238) as every authenticator app reads them from an otpauth:// URI:
  * HMAC-SHA1, 6 digits, 30 s steps, the secret in base32. A few lines over node:crypto, so no library.
  */
-export const TOTP_DIGITS = 6;
+const TOTP_DIGITS = 6;
 const PERIOD_SECONDS = 30;
 /** Codes of the step before and after are accepted too: a phone's clock a little off, a code typed slowly. */
 const STEPS_ACCEPTED_AROUND = 1;
@@ -57,7 +57,7 @@ export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS): st
 }
 
 /** The time step of `timeMs` (RFC 6238's T, with T0 = 0). */
-export const totpStep = (timeMs: number) => Math.floor(timeMs / 1000 / PERIOD_SECONDS);
+const totpStep = (timeMs: number) => Math.floor(timeMs / 1000 / PERIOD_SECONDS);
 
 /** RFC 6238: the code at `timeMs`. */
 export const totpCode = (key: Uint8Array, timeMs: number, digits = TOTP_DIGITS) =>

@@ -44,7 +44,7 @@ export function refusedSignIns(logger: Logger, now: () => number = Date.now) {
   };
 }
 
-export type RefusedSignIns = ReturnType<typeof refusedSignIns>;
+type RefusedSignIns = ReturnType<typeof refusedSignIns>;
 
 /**
  * One line per request: method, path (never the query, which may hold cursors), status, the problem's code,
