@@ -130,6 +130,9 @@ export async function serveUntilSignalled(
     await closeServer({ drainMs: settings.SHUTDOWN_DRAIN_SECONDS * 1000 });
     // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
     await Promise.race([onStop(), sleep(1_000)]);
+    // The lines written last (a minute's refused sign-ins, hundreds at once) may still wait for a pipe that is
+    // full: process.exit would drop them.
+    await new Promise((resolve) => process.stdout.write('', resolve));
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

@@ -82,6 +82,18 @@ describe('check times', () => {
     for (let i = 0; i < 50; i++) expect([100, 200, 300, 400]).toContain(times.draw());
   });
 
+  it('answers with the checks timed at start only until enough real ones are known', () => {
+    const times = createCheckTimes({ size: 8, minimum: 2 });
+    expect(times.draw()).toBeNull();
+    times.recordAtStart(500);
+    times.recordAtStart(500);
+    expect(times.draw()).toBe(500);
+    times.record(80);
+    expect(times.draw()).toBe(500);
+    times.record(90);
+    for (let i = 0; i < 20; i++) expect([80, 90]).toContain(times.draw());
+  });
+
   it('draws with the distribution of the recorded durations: their medians agree within 5 % over 200 draws', () => {
     const times = createCheckTimes();
     const recorded: number[] = [];

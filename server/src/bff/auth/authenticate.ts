@@ -51,21 +51,28 @@ export function createAuthenticator(store: UserStore, options: { dummyHash?: str
 }
 
 /**
- * How long recent real password checks took (the hash alone), so that an attempt that needs none
- * (an unknown username, a wrong second-factor code) is answered after a time drawn from them: its answer and
- * its timing are those of a real check, and it costs no hashing.
+ * How long recent real password checks took (the hash alone), so that an attempt that needs none (an unknown
+ * username, a wrong second-factor code) is answered after a time drawn from them: its answer and its timing are
+ * those of a real check, and it costs no hashing. Checks timed at start (of nobody, while the process was still
+ * starting up) answer only until `minimum` real ones were timed.
  */
 export function createCheckTimes({ size = 64, minimum = 8 }: { size?: number; minimum?: number } = {}) {
   const samples: number[] = [];
+  const atStart: number[] = [];
   let next = 0;
   return {
     record(ms: number) {
       samples[next] = ms;
       next = (next + 1) % size;
     },
+    /** A check timed before any real one, to answer with until real ones are known. */
+    recordAtStart(ms: number) {
+      if (atStart.length < size) atStart.push(ms);
+    },
     /** One of the recent durations, at random; null until `minimum` checks were timed. */
     draw(): number | null {
-      return samples.length < minimum ? null : (samples[randomInt(samples.length)] ?? null);
+      const from = samples.length >= minimum ? samples : atStart.length >= minimum ? atStart : null;
+      return from === null ? null : (from[randomInt(from.length)] ?? null);
     },
   };
 }
