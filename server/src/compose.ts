@@ -19,14 +19,17 @@ import { createUpstreamBudget, createUpstreamClient } from './upstream/index.ts'
 const log = (level: 'info' | 'error', fields: Record<string, unknown>) =>
   logEvent(stdoutLogger, level, fields);
 
-async function loadUsers(file: string | undefined, demoPassword: string) {
-  // parseSettings refuses production without AUTH_USERS_FILE: without one this is sandbox mode.
+async function loadUsers(file: string | undefined, demoPassword: string, requireTotp: boolean) {
+  // parseSettings refuses production (and AUTH_REQUIRE_TOTP) without AUTH_USERS_FILE: this is sandbox mode.
   if (file === undefined) return { users: createUserStore([await createDemoUser(demoPassword)]), close() {} };
   try {
-    const watched = await watchUsersFile(file, (event) =>
-      event.ok
-        ? log('info', { msg: 'users_reloaded', users: event.users })
-        : log('error', { msg: 'users_file_unreadable', problem: event.problem }),
+    const watched = await watchUsersFile(
+      file,
+      (event) =>
+        event.ok
+          ? log('info', { msg: 'users_reloaded', users: event.users })
+          : log('error', { msg: 'users_file_unreadable', problem: event.problem }),
+      { requireTotp },
     );
     return { users: watched as UserStore, close: () => watched.close() };
   } catch (error) {
@@ -54,7 +57,7 @@ export async function compose(env: Record<string, string | undefined>) {
     settings.PAYMENTS_COMPANIES_FILE !== undefined
       ? await loadCompaniesFile(settings.PAYMENTS_COMPANIES_FILE)
       : upstreamAt.companies;
-  const users = await loadUsers(settings.AUTH_USERS_FILE, settings.DEMO_PASSWORD);
+  const users = await loadUsers(settings.AUTH_USERS_FILE, settings.DEMO_PASSWORD, settings.AUTH_REQUIRE_TOTP);
   const sharedState =
     settings.SHARED_STATE_URL === undefined
       ? createEmbeddedState()

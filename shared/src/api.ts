@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { companySchema } from './company.ts';
 import { AMOUNT_UNITS } from './money.ts';
-import { ENVIRONMENTS } from './rules.ts';
+import { ENVIRONMENTS, TOTP_CODE_PATTERN } from './rules.ts';
 
 const integer = z.number().check(z.refine(Number.isInteger));
 
@@ -25,10 +25,11 @@ export const appConfigSchema = z.object({
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
-/** `POST /api/session` body. */
+/** `POST /api/session` body; `totp` once the BFF answered `totp_required`. */
 export const signInSchema = z.strictObject({
   username: z.string().check(z.minLength(1), z.maxLength(128)),
   password: z.string().check(z.minLength(1), z.maxLength(1024)),
+  totp: z.optional(z.string().check(z.regex(TOTP_CODE_PATTERN))),
 });
 export type SignIn = z.infer<typeof signInSchema>;
 

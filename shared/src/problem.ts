@@ -21,6 +21,7 @@ const TITLES: Record<ErrorCode, string> = {
   forbidden_company: 'Company not allowed',
   unauthenticated: 'Sign-in required',
   invalid_credentials: 'Wrong username or password',
+  totp_required: 'Sign-in code required',
   csrf_required: 'Anti-forgery header missing',
   rate_limited: 'Too many requests',
   busy: 'Busy',

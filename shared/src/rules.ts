@@ -53,6 +53,8 @@ export const COMPANY_HEADER = 'X-Company-Id';
  * without one makes a single session check instead of asking for data that would only be refused.
  */
 export const SIGNED_IN_HINT_COOKIE = 'signed_in';
+/** A code from an authenticator app (TOTP, RFC 6238): six digits. */
+export const TOTP_CODE_PATTERN = /^\d{6}$/;
 /** `1` on a request the app makes by itself (the freshness poll): it does not count as use for the idle timeout. */
 export const BACKGROUND_HEADER = 'X-Background';
 
@@ -71,6 +73,7 @@ export const ERROR_CODES = [
   'forbidden_company',
   'unauthenticated',
   'invalid_credentials',
+  'totp_required',
   'csrf_required',
   'rate_limited',
   'busy',

@@ -45,7 +45,9 @@ describe.runIf(available)('two BFF replicas behind nginx, sharing Redis', () => 
       PAYMENTS_COMPANIES_FILE: companies,
       AUTH_USERS_FILE: users,
       SHARED_STATE_URL: redis.url,
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1',
+      // Above nginx's upstream keepalive_timeout (60 s), as README says.
+      KEEP_ALIVE_TIMEOUT: '65',
       EXPORT_MAX_PER_USER: '2',
       LOG_FORMAT: 'json',
     };

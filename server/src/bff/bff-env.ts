@@ -1,4 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
+import type { ErrorCode } from '@payments/shared';
 import type { RequestIdVariables } from 'hono/request-id';
 import type { AuthUser, SessionClaims } from './auth/index.ts';
 
@@ -8,9 +9,13 @@ export interface BffEnv {
   Variables: RequestIdVariables & {
     /** The browser reached us over HTTPS (request-origin.ts decides, before the routes). */
     secure: boolean;
+    /** The client's address, through trusted proxies (request-origin.ts). */
+    address: string;
     /** Upstream attempts made for this request, for the request log. */
     upstreamAttempts: number;
     user: AuthUser;
+    /** The problem's code, when the answer is one (problem-response.ts), for the request log. */
+    problem: ErrorCode;
     session: SessionClaims;
   };
 }

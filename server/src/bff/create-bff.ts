@@ -16,8 +16,7 @@ import {
   createAuthenticator,
   createDeviceCookies,
   createHashingBudget,
-  createSessionRecords,
-  createSessionSealer,
+  createSessions,
   createSignInGuard,
   deriveKey,
   type HashingBudget,
@@ -27,8 +26,8 @@ import { sessionRoutes } from './auth/session-routes.ts';
 import type { BffEnv } from './bff-env.ts';
 import { healthRoutes } from './health-routes.ts';
 import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
-import { requestLog } from './middleware/request-log.ts';
-import { isSecureRequest } from './middleware/request-origin.ts';
+import { refusedSignIns, requestLog } from './middleware/request-log.ts';
+import { requestOrigin } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
@@ -69,8 +68,9 @@ const SIGN_IN = { method: 'POST', path: '/api/session' } as const;
 
 /**
  * The backend-for-frontend: the only holder of the upstream credentials and the only door from the browser to
- * the payments. Sessions and cursors are sealed with keys derived from `APP_SECRET`, so replicas sharing it
- * accept each other's. The parts are the caller's to close.
+ * the payments. Cursors are sealed, session records named and device cookies signed with keys derived from
+ * `APP_SECRET`, so replicas sharing it (and the shared state) accept each other's. The parts are the caller's to
+ * close.
  */
 export function createBff(settings: BffSettings, parts: BffParts) {
   const { upstream, companies, users, sharedState: state } = parts;
@@ -78,10 +78,10 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   const now = parts.now ?? Date.now;
   const ownCompanyId = rootCompany(companies).id;
   const scope = createCompanyScope(companies, ownCompanyId);
-  const sealer = createSessionSealer(settings.APP_SECRET, { maxAgeSeconds: settings.SESSION_MAX_AGE, now });
-  const sessions = createSessionRecords(state, {
-    idleMs: settings.SESSION_IDLE_TIMEOUT * 1000,
-    maxAgeMs: settings.SESSION_MAX_AGE * 1000,
+  const sessions = createSessions(state, settings.APP_SECRET, {
+    maxAgeSeconds: settings.SESSION_MAX_AGE,
+    idleSeconds: settings.SESSION_IDLE_TIMEOUT,
+    now,
   });
   const leases = createLeases(state);
   const walks = createWalkPlaces(leases, settings.WALKS_PER_USER);
@@ -100,22 +100,24 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
+  const refused = refusedSignIns(logger, now);
 
   // Chained so that `typeof app` carries every route for `hono/client` (see AppType).
   const api = new Hono<BffEnv>()
     .use(requireCsrfHeader())
-    .use(requireSession({ sealer, sessions, users }, isPublic))
+    .use(requireSession({ sessions, users }, isPublic))
     .use(compress())
     .route(
       '/session',
       sessionRoutes({
         settings,
-        sealer,
+        users,
         sessions,
         devices: createDeviceCookies(settings.APP_SECRET),
         authenticator: parts.authenticator ?? createAuthenticator(users),
         signInGuard: createSignInGuard(state, (name) => users.find(canonicalUsername(name)) !== undefined),
         hashing: parts.hashing ?? createHashingBudget(),
+        now,
       }),
     )
     .route('/config', appConfigRoute({ settings, scope }))
@@ -129,10 +131,9 @@ export function createBff(settings: BffSettings, parts: BffParts) {
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
-    .use(requestLog(logger))
-    .use(
-      ...responseHeaders({ isSecure: (url, header) => isSecureRequest(url, header, settings.TRUST_PROXY) }),
-    )
+    .use(requestOrigin(settings))
+    .use(requestLog(logger, { signIns: refused, isSignIn: isPublic }))
+    .use(...responseHeaders())
     .route('/api', api)
     .route('/', healthRoutes({ upstream, state, ownCompanyId, now }));
 
@@ -161,9 +162,13 @@ export function createBff(settings: BffSettings, parts: BffParts) {
 
   return {
     app,
-    /** The process is about to stop: downloads cut from now on are logged as cut by the shutdown. */
+    /**
+     * The process is about to stop: downloads cut from now on are logged as cut by the shutdown, and the
+     * refused sign-ins counted so far are written.
+     */
     stopping() {
       exports.stop();
+      refused.flush();
     },
   };
 }

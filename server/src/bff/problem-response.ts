@@ -13,6 +13,8 @@ export function problemResponse<S extends ContentfulStatusCode>(
   detail: string,
   options: { retryAfterSeconds?: number | undefined; extra?: Record<string, unknown> } = {},
 ) {
+  // For the request log, which names the code of every refusal.
+  c.set('problem', code);
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
   if (options.retryAfterSeconds !== undefined) headers['retry-after'] = String(options.retryAfterSeconds);
   return c.json(problem(code, status, detail, options.extra), status, headers);

@@ -75,6 +75,38 @@ describe('pnpm user:add', () => {
     expect(JSON.parse(await readFile(join(folder, 'relative.json'), 'utf8')).users).toHaveLength(1);
   });
 
+  it('--totp gives a new sign-in code secret, shown as an otpauth:// URI and a QR code; re-adding keeps it, --no-totp removes it', async () => {
+    const file = join(folder, 'users.json');
+    const password = 'a sufficiently long password';
+    const run = await runUserAdd(['--file', file, '--username', 'tina', '--all', '--totp'], `${password}\n`);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const secret = (await loadUsersFile(file)).find('tina')?.totpSecret ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(run.stdout).toContain(
+      `otpauth://totp/Payments:tina?secret=${secret}&issuer=Payments&algorithm=SHA1&digits=6&period=30`,
+    );
+    // The QR code: rows of half blocks, as wide as they are many (two modules a line).
+    const rows = run.stdout.split('\n').filter((line) => /^[█▀▄ ]{20,}$/.test(line));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(run.stdout).not.toContain(password);
+
+    const again = await runUserAdd(
+      ['--file', file, '--username', 'tina', '--all'],
+      'another long password\n',
+    );
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`Wrote user "tina" to ${file}\n`);
+    expect((await loadUsersFile(file)).find('tina')?.totpSecret).toBe(secret);
+
+    const without = await runUserAdd(
+      ['--file', file, '--username', 'tina', '--all', '--no-totp'],
+      `${password}\n`,
+    );
+    expect(without.code).toBe(0);
+    expect((await loadUsersFile(file)).find('tina')?.totpSecret).toBeUndefined();
+  });
+
   it('refuses a password shorter than 12 characters and bad arguments, writing nothing', async () => {
     const file = join(folder, 'users.json');
     const short = await runUserAdd(['--file', file, '--username', 'ana', '--all'], 'short pw\n');

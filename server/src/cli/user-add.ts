@@ -3,13 +3,23 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COMPANY_ID_PATTERN } from '@payments/shared';
+import { renderUnicodeCompact } from 'uqr';
 import { hashPassword } from '../bff/auth/password.ts';
-import { type AuthUser, canonicalUsername, USERNAME_PATTERN, writeUser } from '../bff/auth/users.ts';
+import { newTotpSecret, otpauthUri } from '../bff/auth/totp.ts';
+import {
+  type AuthUser,
+  canonicalUsername,
+  loadUsersFile,
+  USERNAME_PATTERN,
+  writeUser,
+} from '../bff/auth/users.ts';
 
 const MIN_PASSWORD_LENGTH = 12;
 const USAGE = `usage: pnpm user:add -- --username <name> (--companies <id,id,...> [--include-descendants] | --all)
-                     [--file <users.json>]   (default: AUTH_USERS_FILE, else ./users.json)
-password: typed at the prompt; when stdin is not a terminal, USER_ADD_PASSWORD or the first line of stdin`;
+                     [--totp | --no-totp] [--file <users.json>]   (default: AUTH_USERS_FILE, else ./users.json)
+password: typed at the prompt; when stdin is not a terminal, USER_ADD_PASSWORD or the first line of stdin
+--totp: a new sign-in code secret (TOTP), shown as a QR code for an authenticator app; --no-totp removes it;
+        neither keeps the user's own`;
 
 class UsageError extends Error {}
 
@@ -73,8 +83,10 @@ async function main(argv: string[]): Promise<void> {
         companies: { type: 'string' },
         'include-descendants': { type: 'boolean', default: false },
         all: { type: 'boolean', default: false },
+        totp: { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
       },
+      allowNegative: true,
     });
   }
   try {
@@ -115,13 +127,35 @@ async function main(argv: string[]): Promise<void> {
   if (username !== 'demo' && [...password].length < MIN_PASSWORD_LENGTH)
     throw new UsageError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
 
+  // A user added again keeps her code unless told otherwise: resetting a password must not drop it unseen.
+  const totpSecret =
+    values.totp === true
+      ? newTotpSecret()
+      : values.totp === false
+        ? undefined
+        : (await loadUsersFile(file).catch(() => undefined))?.find(username)?.totpSecret;
   await writeUser(file, {
     username,
     passwordHash: await hashPassword(password),
     companies,
     includeDescendants: values['include-descendants'],
+    ...(totpSecret === undefined ? {} : { totpSecret }),
   });
   console.log(`Wrote user "${username}" to ${file}`);
+  if (values.totp === true && totpSecret !== undefined) {
+    const uri = otpauthUri(totpSecret, username);
+    console.log(
+      [
+        '',
+        `Sign-in code for "${username}": scan this with an authenticator app, or enter the secret by hand.`,
+        '',
+        renderUnicodeCompact(uri, { border: 2 }),
+        '',
+        uri,
+        `secret: ${totpSecret.replace(/(.{4})(?=.)/g, '$1 ')}`,
+      ].join('\n'),
+    );
+  }
 }
 
 try {

@@ -24,7 +24,10 @@ describe('configuration', () => {
       EXPORT_MAX_TOTAL: 16,
       DEMO_PASSWORD: 'demo',
       SESSION_MAX_AGE: 28_800,
-      TRUST_PROXY: false,
+      TRUST_PROXY: [],
+      KEEP_ALIVE_TIMEOUT: 5,
+      AUTH_REQUIRE_TOTP: false,
+      MAX_CONNECTIONS_PER_ADDRESS: 256,
     });
   });
 
@@ -41,6 +44,16 @@ describe('configuration', () => {
     expect(parseSettings({ AUTH_USERS_FILE: 'users.json' }).AUTH_USERS_FILE).toBe(
       `${process.cwd()}/users.json`,
     );
+  });
+
+  it('takes TRUST_PROXY as IPv4 and IPv6 addresses and CIDRs; false as none', () => {
+    expect(parseSettings({ TRUST_PROXY: '10.0.0.5, 10.0.1.0/24,2001:db8::/32,::1' }).TRUST_PROXY).toEqual([
+      '10.0.0.5/32',
+      '10.0.1.0/24',
+      '2001:db8::/32',
+      '::1/128',
+    ]);
+    expect(parseSettings({ TRUST_PROXY: 'false' }).TRUST_PROXY).toEqual([]);
   });
 
   it('takes PAYMENTS_AMOUNT_UNIT=major for an upstream whose integer amounts are in major units', () => {
@@ -91,7 +104,11 @@ describe('configuration', () => {
       'SHARED_STATE_URL: must be a redis:// or rediss:// URL',
     ],
     [{ SHARED_STATE_URL: 'redis://127.0.0.1:6379' }, 'APP_SECRET: is required with SHARED_STATE_URL'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: must be true or false'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY: "maybe" is not an IPv4 or IPv6 address or CIDR'],
+    [{ TRUST_PROXY: 'true' }, "TRUST_PROXY: must name the proxies' addresses or CIDRs"],
+    [{ TRUST_PROXY: '10.0.0.5,10.0.1.0/33' }, 'TRUST_PROXY: "10.0.1.0/33" is not'],
+    [{ TRUST_PROXY: '10.0.0.5,,10.0.0.6' }, 'TRUST_PROXY: "" is not'],
+    [{ TRUST_PROXY: '10.0.0.0/8/1' }, 'TRUST_PROXY: "10.0.0.0/8/1" is not'],
     [{ ...production, APP_SECRET: undefined }, 'APP_SECRET: is required in production'],
     [{ ...production, AUTH_USERS_FILE: undefined }, 'AUTH_USERS_FILE: is required in production'],
     [{ ...production, PAYMENTS_BASE_URL: undefined }, 'PAYMENTS_BASE_URL: is required in production'],
@@ -109,6 +126,14 @@ describe('configuration', () => {
       'PAYMENTS_COMPANIES_FILE: is required',
     ],
     [{ PAYMENTS_AMOUNT_UNIT: 'cents' }, 'PAYMENTS_AMOUNT_UNIT: must be minor or major'],
+    [{ AUTH_REQUIRE_TOTP: 'yes' }, 'AUTH_REQUIRE_TOTP: must be true or false'],
+    [{ AUTH_REQUIRE_TOTP: 'true' }, 'AUTH_USERS_FILE: is required with AUTH_REQUIRE_TOTP'],
+    [{ KEEP_ALIVE_TIMEOUT: '0' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds from 1 to 600'],
+    [{ KEEP_ALIVE_TIMEOUT: '5s' }, 'KEEP_ALIVE_TIMEOUT: must be a whole number of seconds'],
+    [
+      { MAX_CONNECTIONS_PER_ADDRESS: '0' },
+      'MAX_CONNECTIONS_PER_ADDRESS: must be a whole number of connections',
+    ],
     [{ EXPORT_MAX_PER_USER: '0' }, 'EXPORT_MAX_PER_USER: must be a whole number of downloads from 1 to 100'],
   ])('refuses %j with one line naming the variable', (env, message) => {
     const sandboxCredentials = [{ secretId: 'sandbox_id', secretPassword: 'sandbox_secret' }];

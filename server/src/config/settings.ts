@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AMOUNT_UNITS, ENVIRONMENTS } from '@payments/shared';
 import { z } from 'zod';
@@ -32,6 +33,45 @@ const text = z.string().regex(/\S/, 'must not be empty');
 const flag = z
   .enum(['1', '0', 'true', 'false'], { error: 'must be true or false' })
   .transform((v) => v === '1' || v === 'true');
+
+/** One proxy as a CIDR, `10.0.0.5` → `10.0.0.5/32`; null when it is neither an address nor a CIDR. */
+function proxyCidr(entry: string): string | null {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  const bits = family === 6 ? 128 : 32;
+  if (family === 0 || rest.length > 0) return null;
+  if (prefix === undefined) return `${address}/${bits}`;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return null;
+  return `${address}/${Number(prefix)}`;
+}
+
+/**
+ * The proxies whose forwarded headers are believed, as CIDRs. `false` is none, as unset is; `true` is refused:
+ * it used to trust whatever connected, so any client could name itself in X-Forwarded-For.
+ */
+const proxies = z.string().transform((value, ctx) => {
+  if (value.trim() === 'false') return [];
+  if (value.trim() === 'true') {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message:
+        "must name the proxies' addresses or CIDRs (e.g. 10.0.0.5,10.0.1.0/24); true is no longer taken",
+    });
+    return z.NEVER;
+  }
+  const cidrs = value.split(',').map((entry) => proxyCidr(entry.trim()));
+  const bad = cidrs.indexOf(null);
+  if (bad >= 0) {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: `"${value.split(',')[bad]?.trim()}" is not an IPv4 or IPv6 address or CIDR`,
+    });
+    return z.NEVER;
+  }
+  return cidrs as string[];
+});
 
 /**
  * The upstream's base address as the client resolves paths against it: its path ends with the version segment
@@ -97,6 +137,7 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         )
         .optional(),
       AUTH_USERS_FILE: path.optional(),
+      AUTH_REQUIRE_TOTP: flag.default(false),
       DEMO_PASSWORD: text.default('demo'),
       PAYMENTS_TIME_ZONE: z
         .string()
@@ -125,10 +166,16 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
           'must be a redis:// or rediss:// URL',
         )
         .optional(),
-      TRUST_PROXY: flag.default(false),
+      TRUST_PROXY: proxies.default([]),
       WEB_DIST_DIR: path.default(join(REPO_ROOT, 'web', 'dist')),
       /** Unset: what the process's file-descriptor limit allows, less room for its own sockets. */
       MAX_CONNECTIONS: whole('a whole number of connections from 1 to 1000000', 1, 1_000_000).optional(),
+      MAX_CONNECTIONS_PER_ADDRESS: whole(
+        'a whole number of connections from 1 to 1000000',
+        1,
+        1_000_000,
+      ).default(256),
+      KEEP_ALIVE_TIMEOUT: whole('a whole number of seconds from 1 to 600', 1, 600).default(5),
       DATE_TO_MAX_SKIP_PAGES: whole('a whole number of pages from 1 to 1000000', 1, 1_000_000).default(2_000),
       /** Unset: pretty on a terminal, else JSON. */
       LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
@@ -171,6 +218,11 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
             message: 'the sandbox credentials cannot be used in production',
           });
       }
+      if (env.AUTH_REQUIRE_TOTP)
+        need(
+          'AUTH_USERS_FILE',
+          'is required with AUTH_REQUIRE_TOTP (the sandbox demo user has no code; add users with pnpm user:add --totp)',
+        );
       if (env.SHARED_STATE_URL !== undefined)
         need('APP_SECRET', "is required with SHARED_STATE_URL (replicas open each other's sessions with it)");
       if (env.PAYMENTS_BASE_URL !== undefined) {

@@ -2,16 +2,21 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import type { Settings } from '../config/settings.ts';
+import { trustedProxies } from './addresses.ts';
+import { limitConnections } from './connection-limits.ts';
 import { gracefulCloser } from './graceful-close.ts';
 
-/** How long an idle keep-alive connection stays open: above the 60 s that common proxies keep theirs. */
-const KEEP_ALIVE_MS = 65_000;
 /** A client that has not sent its request's headers by then is not a browser worth waiting for. */
 const HEADERS_TIMEOUT_MS = 10_000;
 /** The whole request, headers and body (a sign-in's few bytes at most), within this. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * Connections the kernel may hold for us before we accept them (capped by net.core.somaxconn). Node's 511 is
+ * full within a tenth of a second of a connection flood, and a SYN dropped then costs a newcomer 1 s, or 3 s.
+ */
+const LISTEN_BACKLOG = 4096;
 /** File descriptors kept free of browser connections: upstream sockets, the embedded sandbox, files. */
 const RESERVED_DESCRIPTORS = 512;
 
@@ -61,39 +66,54 @@ export function embeddedStartFailure(error: unknown): never {
  * `drainSeconds`, `onStop` releases the rest; a second signal stops at once. Resolves with the bound address.
  */
 export async function serveUntilSignalled(
-  app: { fetch: Parameters<typeof serve>[0]['fetch'] },
+  app: { fetch: Parameters<typeof createAdaptorServer>[0]['fetch'] },
   {
     settings,
     onStopping,
     onStop,
   }: {
     /** SHUTDOWN_DRAIN_SECONDS: how long a stop waits for the requests in flight (a page, a download). */
-    settings: Pick<Settings, 'HOST' | 'PORT' | 'MAX_CONNECTIONS' | 'SHUTDOWN_DRAIN_SECONDS'>;
+    settings: Pick<
+      Settings,
+      | 'HOST'
+      | 'PORT'
+      | 'MAX_CONNECTIONS'
+      | 'MAX_CONNECTIONS_PER_ADDRESS'
+      | 'KEEP_ALIVE_TIMEOUT'
+      | 'TRUST_PROXY'
+      | 'SHUTDOWN_DRAIN_SECONDS'
+    >;
     onStopping: () => void;
     onStop: () => Promise<unknown>;
   },
 ): Promise<AddressInfo> {
   const { HOST: host, PORT: port } = settings;
-  const server = await new Promise<Server>((resolve) => {
-    const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
-    const serverOptions = {
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: KEEP_ALIVE_MS,
+      // Short: an idle connection holds a descriptor and a place under MAX_CONNECTIONS for nothing. Behind a
+      // proxy it must outlive the proxy's idle timeout for its upstream connections (README).
+      keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT * 1000,
       connectionsCheckingInterval: 1_000,
-    };
-    const listening = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, () => {
-      // From now on an error (such as running out of file descriptors on accept) is reported, not a start failure.
-      listening.off('error', onListenError);
-      listening.on('error', (error) => console.error(`BFF server error: ${error.message}`));
-      resolve(listening as Server);
-    });
-    listening.once('error', onListenError);
+    },
+  }) as Server;
+  limitConnections(server, {
+    max: settings.MAX_CONNECTIONS ?? connectionLimit(),
+    perAddress: settings.MAX_CONNECTIONS_PER_ADDRESS,
+    isProxy: trustedProxies(settings.TRUST_PROXY),
   });
-  // Behind a proxy an idle connection must outlive the proxy's own idle timeout, or the proxy may reuse one we
-  // are closing in the same moment and fail it as a 502.
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.maxConnections = settings.MAX_CONNECTIONS ?? connectionLimit();
+  await new Promise<void>((resolve) => {
+    const onListenError = (error: Error) => listenError(error, 'BFF', 'PORT', host, port);
+    server.once('error', onListenError);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
+      // From now on an error (such as running out of file descriptors on accept) is reported, not a start failure.
+      server.off('error', onListenError);
+      server.on('error', (error) => console.error(`BFF server error: ${error.message}`));
+      resolve();
+    });
+  });
   // Before the first line is printed: whoever reads it may signal us at once.
   const closeServer = gracefulCloser(server);
   let closing = false;
@@ -104,6 +124,9 @@ export async function serveUntilSignalled(
     await closeServer({ drainMs: settings.SHUTDOWN_DRAIN_SECONDS * 1000 });
     // Nobody waits for what is still asked of the upstream (a readiness probe): a short wait, not its timeout.
     await Promise.race([onStop(), sleep(1_000)]);
+    // The lines written last (a minute's refused sign-ins, hundreds at once) may still wait for a pipe that is
+    // full: process.exit would drop them.
+    await new Promise((resolve) => process.stdout.write('', resolve));
     process.exit(0);
   };
   process.on('SIGINT', shutdown);

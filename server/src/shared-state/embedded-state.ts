@@ -154,6 +154,26 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
       if (typeof value === 'object' && 'scored' in value)
         value.scored = value.scored.filter((item) => item.member !== member);
     },
+    async takeTurn(key, holder, spacingMs, keepMs) {
+      const time = now();
+      const entry = live(key);
+      // Holders in the order they took their places, each with when it last asked.
+      const line = entry?.value instanceof Map ? entry.value : new Map<string, number>();
+      for (const [waiting, seen] of line) if (seen < time - keepMs) line.delete(waiting);
+      line.set(holder, time);
+      const rank = [...line.keys()].indexOf(holder);
+      const next = live(`${key}:next`)?.value;
+      const slot = typeof next === 'number' ? next : 0;
+      let wait = Math.max(0, slot - time) + rank * spacingMs;
+      if (rank === 0 && slot <= time) {
+        line.delete(holder);
+        entries.set(`${key}:next`, { value: time + spacingMs, expiresAt: time + spacingMs });
+        wait = 0;
+      }
+      if (line.size === 0) entries.delete(key);
+      else entries.set(key, { value: line, expiresAt: time + keepMs });
+      return wait;
+    },
     async ping() {},
     async close() {
       clearInterval(sweep);

@@ -54,6 +54,31 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 local extra = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
 if extra > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, extra - 1) end
 return 1`;
+// A line of places: KEYS[1] holders by the order they came (a ticket from KEYS[3]), KEYS[2] holders by when they
+// last asked, KEYS[4] when the next turn is due; times on the server's clock.
+const TAKE_TURN = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local spacing = tonumber(ARGV[2])
+local keep = tonumber(ARGV[3])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
+for _, holder in ipairs(gone) do redis.call('ZREM', KEYS[1], holder) end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
+end
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+local slot = tonumber(redis.call('GET', KEYS[4])) or 0
+local wait = math.max(0, slot - now) + rank * spacing
+if rank == 0 and slot <= now then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('SET', KEYS[4], now + spacing, 'PX', spacing)
+  wait = 0
+end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], keep) end
+return wait`;
 
 /**
  * The Redis (or Valkey) store, for several replicas. Commands are never queued while the connection is down and
@@ -169,6 +194,15 @@ export function createRedisState(options: RedisStateOptions): SharedState {
       call(async () => {
         await client.zRem(key, member);
       }),
+    takeTurn: (key, holder, spacingMs, keepMs) =>
+      call(async () =>
+        Number(
+          await client.eval(TAKE_TURN, {
+            keys: [`${key}:line`, `${key}:seen`, `${key}:tickets`, `${key}:next`],
+            arguments: [holder, String(spacingMs), String(keepMs)],
+          }),
+        ),
+      ),
     ping: () =>
       call(async () => {
         await client.ping();

@@ -152,6 +152,46 @@ describe.each(stores)('the %s shared state', (_name, make) => {
     expect(await state.rangeScored('none', { min: 0, max: 100, limit: 10 })).toEqual([]);
   });
 
+  it('gives a turn every spacingMs to the first in line, in order of arrival, one place per holder however often it asks', async () => {
+    const near = (ms: number, expected: number) => {
+      expect(ms).toBeGreaterThanOrEqual(expected - 80);
+      expect(ms).toBeLessThanOrEqual(expected);
+    };
+    // An empty line: the first holder's turn is now, and its place is used.
+    expect(await state.takeTurn('line', 'a', 300, 1_000)).toBe(0);
+    near(await state.takeTurn('line', 'b', 300, 1_000), 300);
+    near(await state.takeTurn('line', 'c', 300, 1_000), 600);
+    // b asking again and again keeps its place: neither earlier nor later, and c's is unchanged.
+    for (let i = 0; i < 20; i++) near(await state.takeTurn('line', 'b', 300, 1_000), 300);
+    near(await state.takeTurn('line', 'c', 300, 1_000), 600);
+    await sleep(310);
+    // c asking first at the turn does not take it: it is b's.
+    near(await state.takeTurn('line', 'c', 300, 1_000), 300);
+    expect(await state.takeTurn('line', 'b', 300, 1_000)).toBe(0);
+    // b's place is used: asking again queues behind c.
+    near(await state.takeTurn('line', 'b', 300, 1_000), 600);
+    near(await state.takeTurn('line', 'c', 300, 1_000), 300);
+  });
+
+  it('drops a holder that stops asking for keepMs, and those behind move up', async () => {
+    expect(await state.takeTurn('lapse', 'a', 200, 300)).toBe(0);
+    expect(await state.takeTurn('lapse', 'gone', 200, 300)).toBeGreaterThan(0);
+    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBeGreaterThan(200);
+    await sleep(160);
+    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBeGreaterThan(200);
+    await sleep(160);
+    // 'gone' last asked 320 ms ago: b is first now, and the turn is due.
+    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBe(0);
+  });
+
+  it('gives one place per holder under concurrent requests', async () => {
+    expect(await state.takeTurn('crowd', 'first', 10_000, 60_000)).toBe(0);
+    const turns = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => state.takeTurn('crowd', `h${i % 3}`, 10_000, 60_000)),
+    );
+    expect([...new Set(turns.map((ms) => Math.round(ms / 10_000)))].sort()).toEqual([1, 2, 3]);
+  });
+
   it('hands out places one at a time under concurrent requests', async () => {
     const tries = await Promise.all(
       Array.from({ length: 40 }, (_, i) => state.acquire('race', `h${i}`, 16, 5_000)),

@@ -1,11 +1,15 @@
 /**
- * The attacker of idle-connections.test.ts: opens TCP connections to one loopback port and never sends a byte. It
- * runs as a process of its own so that its sockets count against its own descriptor limit, not the test's.
+ * The attacker of idle-connections.test.ts: opens TCP connections to one loopback port, from a pool of loopback
+ * source addresses, and either never sends a byte (`request: false`, half-open) or sends one complete
+ * `GET /healthz`, reads the answer and then sits idle on the kept-alive connection (`request: true`). It runs
+ * as a process of its own so that its sockets count against its own descriptor limit, not the test's.
  *
- * Argument: JSON `{ port, count, durationMs, openPerSecond }`. It keeps up to `count` connections open (fewer if
- * its descriptor limit is lower), opening at most `openPerSecond`: whatever the server closes, held a while and
- * timed out or refused at once because it is full, is opened again. Prints a JSON line once its first `count`
- * attempts are made and one with the totals after `durationMs` (or on SIGTERM), then exits.
+ * Argument: JSON `{ port, count, durationMs, openPerSecond, addresses, request, earlyMs }`. It keeps up to
+ * `count` connections open (fewer if its descriptor limit is lower), opening at most `openPerSecond`: whatever
+ * the server closes is opened again. A close counts as early when it comes sooner than `earlyMs` after the
+ * connection fell idle (its answer, or its connect when half-open): the server closed it to make room, not for
+ * its timeout. Prints a JSON line once its first `count` attempts are made and one with the totals after
+ * `durationMs` (or on SIGTERM), then exits.
  */
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -15,10 +19,11 @@ interface Options {
   count: number;
   durationMs: number;
   openPerSecond: number;
+  addresses: string[];
+  request: boolean;
+  earlyMs: number;
 }
 
-/** Closed sooner than this after connecting: refused by a full server, not held and timed out. */
-const REFUSED_WITHIN_MS = 1_000;
 const TICK_MS = 10;
 /** Descriptors left for the process itself (stdio, the event loop, module files). */
 const OWN_DESCRIPTORS = 64;
@@ -31,33 +36,42 @@ const count = Math.min(options.count, fdLimit - OWN_DESCRIPTORS);
 
 const sockets = new Set<Socket>();
 const errors: Record<string, number> = {};
-const heldMs: number[] = [];
+/** How long connections closed late had been idle: their timeout at work. */
+const lateHeldMs: number[] = [];
 let toOpen = count;
 let initialAttempts = 0;
 let attempted = 0;
-let connecting = 0;
 let open = 0;
 let peakOpen = 0;
-let refused = 0;
-let timedOut = 0;
+let answered = 0;
+let closedEarly = 0;
+let closedLate = 0;
 let answered408 = 0;
 let stopping = false;
 
 function openOne(initial: boolean): void {
   attempted += 1;
   if (initial) initialAttempts += 1;
-  connecting += 1;
-  let connectedAt = 0;
-  const socket = connect({ host: '127.0.0.1', port: options.port });
+  let idleSince = 0;
+  let connected = false;
+  const localAddress = options.addresses[attempted % options.addresses.length];
+  const socket = connect({ host: '127.0.0.1', port: options.port, localAddress });
   sockets.add(socket);
   socket.once('connect', () => {
-    connecting -= 1;
-    connectedAt = performance.now();
+    connected = true;
     open += 1;
     peakOpen = Math.max(peakOpen, open);
+    if (options.request) socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    else idleSince = performance.now();
   });
-  socket.once('data', (chunk: Buffer) => {
-    if (chunk.toString('latin1').startsWith('HTTP/1.1 408')) answered408 += 1;
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1');
+    if (received.startsWith('HTTP/1.1 408')) answered408 += 1;
+    else if (idleSince === 0 && received.includes('"ok"}')) {
+      answered += 1;
+      idleSince = performance.now();
+    }
   });
   socket.on('error', (error: NodeJS.ErrnoException) => {
     const code = error.code ?? error.name;
@@ -65,24 +79,25 @@ function openOne(initial: boolean): void {
   });
   socket.once('close', () => {
     sockets.delete(socket);
-    if (connectedAt === 0) {
-      connecting -= 1;
-      return;
-    }
-    open -= 1;
+    if (connected) open -= 1;
     if (stopping) return;
-    const held = performance.now() - connectedAt;
-    if (held < REFUSED_WITHIN_MS) refused += 1;
-    else {
-      timedOut += 1;
-      heldMs.push(held);
+    // Closed while its request was answered, or before it connected: counted in errors only.
+    if (idleSince > 0) {
+      const held = performance.now() - idleSince;
+      if (held < options.earlyMs) closedEarly += 1;
+      else {
+        closedLate += 1;
+        lateHeldMs.push(held);
+      }
     }
     toOpen += 1;
   });
 }
 
 function totals(event: string) {
-  heldMs.sort((a, b) => a - b);
+  const sorted = [...lateHeldMs].sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
   return {
     event,
     fdLimit,
@@ -90,13 +105,12 @@ function totals(event: string) {
     initialAttempts,
     attempted,
     open,
-    connecting,
     peakOpen,
-    refused,
-    timedOut,
+    answered,
+    closedEarly,
+    closedLate,
     answered408,
-    heldMsMin: Math.round(heldMs[0] ?? 0),
-    heldMsMedian: Math.round(heldMs[heldMs.length >> 1] ?? 0),
+    lateHeldMs: { p10: at(0.1), p50: at(0.5), p90: at(0.9), max: at(1) },
     errors,
   };
 }

@@ -1,11 +1,12 @@
 /**
- * The attacker of password-hash-flood.test.ts: `concurrency` sign-in attempts at all times, each a wrong password
- * for a made-up username (each costs the BFF a hash all the same), each from the next of `addresses` loopback
- * source addresses (127.<prefix>.x.y) over a new connection, for `durationMs`. It runs as a process of its own so
- * that its loops do not delay the test's own timings.
+ * The attacker of the sign-in abuse tests: `concurrency` sign-in attempts at all times, each from the next of
+ * `addresses` loopback source addresses (127.<prefix>.x.y) over a new connection, for `durationMs`. By default
+ * each is a wrong password for a made-up username (`guess-N`); `username` guesses one name instead (with
+ * `totp`, a wrong code too), and `password` with `cookies` is a user signing in again and again with her own
+ * device cookies. It runs as a process of its own so that its loops do not delay the test's own timings.
  *
- * Argument: JSON `{ port, concurrency, durationMs, addresses, prefix }`. Prints one JSON line of
- * totals (answers by status and code, its own CPU time), then exits.
+ * Argument: JSON `{ port, concurrency, durationMs, addresses, prefix, username?, password?, totp?, cookies? }`.
+ * Prints one JSON line of totals (answers by status and code, and per address, its own CPU time), then exits.
  */
 import { request } from 'node:http';
 
@@ -15,6 +16,10 @@ interface Options {
   durationMs: number;
   addresses: number;
   prefix: number;
+  username?: string;
+  password?: string;
+  totp?: string;
+  cookies?: string[];
 }
 
 const options = JSON.parse(process.argv[2] ?? '') as Options;
@@ -29,9 +34,11 @@ function address(n: number): string {
 
 function attempt(n: number): Promise<string> {
   const body = JSON.stringify({
-    username: `guess-${n}`,
-    password: `wrong-password-${n}`,
+    username: options.username ?? `guess-${n}`,
+    password: options.password ?? `wrong-password-${n}`,
+    ...(options.totp ? { totp: options.totp } : {}),
   });
+  const cookie = options.cookies?.[n % options.cookies.length];
   return new Promise((resolve) => {
     const call = request(
       {
@@ -45,6 +52,7 @@ function attempt(n: number): Promise<string> {
           'x-csrf': '1',
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
+          ...(cookie ? { cookie } : {}),
         },
         timeout: 30_000,
       },
@@ -72,6 +80,14 @@ async function loop(): Promise<void> {
   }
 }
 
+const started = performance.now();
 await Promise.all(Array.from({ length: options.concurrency }, loop));
 const { user, system } = process.cpuUsage();
-console.log(JSON.stringify({ attempts, outcomes, cpuMs: Math.round((user + system) / 1000) }));
+console.log(
+  JSON.stringify({
+    attempts,
+    perSecond: Math.round(attempts / ((performance.now() - started) / 1000)),
+    outcomes,
+    cpuMs: Math.round((user + system) / 1000),
+  }),
+);

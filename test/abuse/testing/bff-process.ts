@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { base32Decode, newTotpSecret, totpCode } from '@payments/server/totp';
 import { type Dispatcher, request } from 'undici';
 
 const SERVER_DIR = fileURLToPath(new URL('../../../server/', import.meta.url));
@@ -155,10 +158,48 @@ export async function writeUsersFile(file: string, users: { username: string; pa
   }
 }
 
+/**
+ * A users file of many users sharing one password, as `pnpm user:add` writes each (one run, its entry copied:
+ * a hash each would take a second apiece), those named in `withCodes` with a TOTP secret. The secrets by name.
+ */
+export async function writeManyUsers(
+  file: string,
+  names: string[],
+  password: string,
+  withCodes: string[] = [],
+  /** scrypt's N for a cheaper hash than pnpm user:add's 2^15 (the users file takes 2^10 and up). */
+  cost?: number,
+): Promise<Map<string, string>> {
+  await writeUsersFile(file, [{ username: 'template', password }]);
+  const [written] = (JSON.parse(await readFile(file, 'utf8')) as { users: Record<string, unknown>[] }).users;
+  const template = cost === undefined ? written : { ...written, password_hash: scryptHash(password, cost) };
+  const secrets = new Map(withCodes.map((name) => [name, newTotpSecret()]));
+  const users = names.map((username) => ({
+    ...template,
+    username,
+    ...(secrets.has(username) ? { totp_secret: secrets.get(username) } : {}),
+  }));
+  await writeFile(file, JSON.stringify({ users }, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** `scrypt$N$8$1$salt$hash`, the users file's format, at cost N. */
+function scryptHash(password: string, N: number): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password.normalize('NFC'), salt, 32, { N, r: 8, p: 1, maxmem: 256 * 1024 * 1024 });
+  return ['scrypt', N, 8, 1, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+/** The code an authenticator app shows now for `secret`. */
+export const codeOf = (secret: string) => totpCode(base32Decode(secret), Date.now());
+
 export interface SignInAnswer {
   status: number;
   retryAfter: number | undefined;
   code: string | undefined;
+  detail: string | undefined;
+  /** A slowed sign-in: when its turn in the user's line should come. */
+  turnInSeconds: number | undefined;
   /** `name=value` of the session cookie, for the Cookie header; '' when none was set. */
   cookie: string;
   /** `name=value` of the device cookie a first sign-in from a browser gets; '' when none was set. */
@@ -173,20 +214,24 @@ export async function signIn(
   dispatcher?: Dispatcher,
   /** The Cookie header a browser would send with it (its device cookie). */
   cookie?: string,
+  /** The code from the user's authenticator app. */
+  totp?: string,
 ): Promise<SignInAnswer> {
   const response = await request(`${origin}/api/session`, {
     method: 'POST',
     headers: { 'x-csrf': '1', 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-    body: JSON.stringify({ username, password }),
+    body: JSON.stringify({ username, password, ...(totp ? { totp } : {}) }),
     ...(dispatcher ? { dispatcher } : {}),
   });
-  const body = (await response.body.json()) as { code?: string };
+  const body = (await response.body.json()) as { code?: string; detail?: string; turn_in_seconds?: number };
   const cookies = [response.headers['set-cookie'] ?? []].flat().map((line) => line.split(';')[0] ?? '');
   const retryAfter = response.headers['retry-after'];
   return {
     status: response.statusCode,
     retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
     code: body.code,
+    detail: body.detail,
+    turnInSeconds: body.turn_in_seconds,
     cookie: cookies.find((c) => /^(__Host-)?session=/.test(c)) ?? '',
     deviceCookie: cookies.find((c) => /^(__Host-)?device=/.test(c)) ?? '',
   };

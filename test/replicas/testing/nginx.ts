@@ -48,6 +48,7 @@ http {
   upstream bff {
 ${backends.map((backend) => `    server 127.0.0.1:${backend};`).join('\n')}
     keepalive 16;
+    keepalive_timeout 60s;
   }
   server {
     listen 127.0.0.1:${port};

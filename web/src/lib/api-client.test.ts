@@ -3,9 +3,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bff, quietFetch, readJson } from './api-client.ts';
 import { onSessionExpired } from './session-expiry.ts';
 
-const problem = (status: number, code: string) =>
+const problem = (status: number, code: string, extra: Record<string, unknown> = {}) =>
   new Response(
-    JSON.stringify({ type: `urn:x:${code}`, title: 't', status, detail: `detail of ${code}`, code }),
+    JSON.stringify({
+      type: `urn:x:${code}`,
+      title: 't',
+      status,
+      detail: `detail of ${code}`,
+      code,
+      ...extra,
+    }),
     {
       status,
       headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '7' },
@@ -33,7 +40,13 @@ describe('BFF client', () => {
       code: 'rate_limited',
       detail: 'detail of rate_limited',
       retryAfterSeconds: 7,
+      extra: {},
     });
+  });
+
+  it('keeps the problem members beyond the standard ones', async () => {
+    vi.stubGlobal('fetch', async () => problem(429, 'rate_limited', { turn_in_seconds: 240 }));
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ extra: { turn_in_seconds: 240 } });
   });
 
   it('reports an expired session on a 401, but not from the session routes', async () => {

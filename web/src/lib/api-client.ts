@@ -22,8 +22,10 @@ function retryAfter(response: Response): number | null {
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const problem = problemSchema.safeParse(body);
-  if (problem.success)
-    return new ApiError(response.status, problem.data.code, problem.data.detail, retryAfter(response));
+  if (problem.success) {
+    const { type: _type, title: _title, status: _status, detail, code, ...extra } = problem.data;
+    return new ApiError(response.status, code, detail, retryAfter(response), extra);
+  }
   // Not a problem this build knows (another code, a proxy's page) still carries a status worth acting on.
   const code =
     response.status === 401

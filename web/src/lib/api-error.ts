@@ -15,12 +15,15 @@ export class ApiError extends Error {
   readonly code: ErrorCode | ClientErrorCode;
   readonly detail: string;
   readonly retryAfterSeconds: number | null;
+  /** The problem's members beyond RFC 9457's and `code` (a slowed sign-in's `turn_in_seconds`). */
+  readonly extra: Readonly<Record<string, unknown>>;
 
   constructor(
     status: number,
     code: ErrorCode | ClientErrorCode,
     detail: string,
     retryAfterSeconds = null as number | null,
+    extra: Readonly<Record<string, unknown>> = {},
   ) {
     super(`${code}: ${detail}`);
     this.name = 'ApiError';
@@ -28,6 +31,7 @@ export class ApiError extends Error {
     this.code = code;
     this.detail = detail;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.extra = extra;
   }
 }
 
@@ -56,6 +60,10 @@ export function errorMessage(error: unknown): string {
       return 'You do not have access to this company. Choose another company in the switcher.';
     case 'unauthenticated':
       return 'Your session has ended. Sign in again.';
+    case 'invalid_credentials':
+      return 'Wrong username or password.';
+    case 'totp_required':
+      return 'Enter the 6-digit code from your authenticator app.';
     case 'rate_limited':
       return error.retryAfterSeconds
         ? `Too many requests. Try again in ${error.retryAfterSeconds} s.`

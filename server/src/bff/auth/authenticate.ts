@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   DEFAULT_SCRYPT_COST,
   parsePasswordHash,
@@ -8,11 +9,21 @@ import {
 import type { AuthUser, UserStore } from './users.ts';
 
 export interface Authenticator {
-  /** The user when the password matches; null for a wrong password and for an unknown user alike. */
-  authenticate(username: string, password: string): Promise<AuthUser | null>;
+  /** Whether `password` is the user's. */
+  verify(user: AuthUser, password: string): Promise<boolean>;
+  /**
+   * A full check against a hash no password matches, at the cost most users' hashes have: what a real check
+   * costs, for timing one when none was made yet.
+   */
+  verifyNobody(password: string): Promise<false>;
 }
 
-/** The cost most users' hashes have, so the unknown-user path costs what a typical known user's costs. */
+/** Whether the user's stored hash can be checked at all; one that cannot fails like an unknown name. */
+export function checkable(user: AuthUser | undefined): user is AuthUser {
+  return user !== undefined && parsePasswordHash(user.passwordHash) !== null;
+}
+
+/** The cost most users' hashes have, so a check of nobody costs what a typical known user's costs. */
 function prevailingCost(store: UserStore): ScryptCost {
   const counts = new Map<string, { cost: ScryptCost; count: number }>();
   for (const user of store.all()) {
@@ -28,20 +39,40 @@ function prevailingCost(store: UserStore): ScryptCost {
   return best?.cost ?? DEFAULT_SCRYPT_COST;
 }
 
-/**
- * An unknown username still runs a full scrypt verify, against a dummy hash with the users' own cost, so the
- * answer and its timing do not reveal which usernames exist.
- */
 export function createAuthenticator(store: UserStore, options: { dummyHash?: string } = {}): Authenticator {
   const dummyHash = options.dummyHash ?? unmatchableHash(prevailingCost(store));
   return {
-    async authenticate(username, password) {
-      const user = store.find(username);
-      // A user whose stored hash is unusable fails like an unknown one, at the same cost, so timing does not
-      // tell that the name exists.
-      const usable = user !== undefined && parsePasswordHash(user.passwordHash) !== null;
-      const matches = await verifyPassword(password, usable ? user.passwordHash : dummyHash);
-      return usable && matches ? user : null;
+    verify: (user, password) => verifyPassword(password, user.passwordHash),
+    async verifyNobody(password) {
+      await verifyPassword(password, dummyHash);
+      return false;
+    },
+  };
+}
+
+/**
+ * How long recent real password checks took (the hash alone), so that an attempt that needs none (an unknown
+ * username, a wrong second-factor code) is answered after a time drawn from them: its answer and its timing are
+ * those of a real check, and it costs no hashing. Checks timed at start (of nobody, while the process was still
+ * starting up) answer only until `minimum` real ones were timed.
+ */
+export function createCheckTimes({ size = 64, minimum = 8 }: { size?: number; minimum?: number } = {}) {
+  const samples: number[] = [];
+  const atStart: number[] = [];
+  let next = 0;
+  return {
+    record(ms: number) {
+      samples[next] = ms;
+      next = (next + 1) % size;
+    },
+    /** A check timed before any real one, to answer with until real ones are known. */
+    recordAtStart(ms: number) {
+      if (atStart.length < size) atStart.push(ms);
+    },
+    /** One of the recent durations, at random; null until `minimum` checks were timed. */
+    draw(): number | null {
+      const from = samples.length >= minimum ? samples : atStart.length >= minimum ? atStart : null;
+      return from === null ? null : (from[randomInt(from.length)] ?? null);
     },
   };
 }

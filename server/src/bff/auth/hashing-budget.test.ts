@@ -57,7 +57,7 @@ describe('hashing budget', () => {
     const holder = budget.run('10.0.0.1', () => release.opened);
     const flood = [budget.run('10.0.1.1', task('flood-1')), budget.run('10.0.1.2', task('flood-2'))];
     expect(await budget.run('10.0.1.3', task('flood-3'))).toEqual({ ok: false, retryAfterSeconds: 1 });
-    const trusted = budget.run('10.0.2.1', task('trusted'), { priority: true });
+    const trusted = budget.run('10.0.2.1', task('trusted'), { trustedUser: 'ana' });
     release.open();
     await Promise.all([holder, ...flood, trusted]);
     expect(order).toEqual(['trusted', 'flood-1', 'flood-2']);
@@ -71,5 +71,88 @@ describe('hashing budget', () => {
       }),
     ).rejects.toThrow('scrypt failed');
     expect(await budget.run('10.0.0.1', async () => 1)).toEqual({ ok: true, value: 1 });
+  });
+
+  it('lets one user hold at most trustedPerUser places of the trusted lane; other users keep theirs', async () => {
+    const budget = createHashingBudget({
+      concurrent: 1,
+      queued: 4,
+      perAddress: 9,
+      trustedQueued: 8,
+      trustedPerUser: 2,
+    });
+    const release = gate();
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+      return name;
+    };
+    const holder = budget.run('10.0.0.1', () => release.opened);
+    // One user signing in again and again with her own device cookies, from many addresses.
+    const insider = Array.from({ length: 10 }, (_, i) =>
+      budget.run(`10.1.0.${i}`, task(`insider-${i}`), { trustedUser: 'ana' }),
+    );
+    const others = ['bo', 'cy', 'di'].map((user, i) =>
+      budget.run(`10.2.0.${i}`, task(user), { trustedUser: user }),
+    );
+    release.open();
+    const answers = await Promise.all([holder, ...insider, ...others]);
+    expect(answers.filter((a) => !a.ok)).toHaveLength(8);
+    expect(order.filter((name) => name.startsWith('insider'))).toHaveLength(2);
+    expect(order).toEqual(expect.arrayContaining(['bo', 'cy', 'di']));
+  });
+
+  it('gives the common lane one turn in four while both lanes wait, so trusted devices cannot starve new ones', async () => {
+    const budget = createHashingBudget({
+      concurrent: 1,
+      queued: 8,
+      perAddress: 9,
+      trustedQueued: 8,
+      trustedPerUser: 8,
+    });
+    const release = gate();
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+      return name;
+    };
+    const holder = budget.run('10.0.0.1', () => release.opened);
+    const waiting = [
+      ...Array.from({ length: 6 }, (_, i) =>
+        budget.run(`10.1.0.${i}`, task(`trusted-${i}`), { trustedUser: 'ana' }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) => budget.run(`10.2.0.${i}`, task(`new-${i}`))),
+    ];
+    release.open();
+    await Promise.all([holder, ...waiting]);
+    expect(order.slice(0, 8)).toEqual([
+      'trusted-0',
+      'trusted-1',
+      'trusted-2',
+      'new-0',
+      'trusted-3',
+      'trusted-4',
+      'trusted-5',
+      'new-1',
+    ]);
+  });
+
+  it('imitates a check without taking a core: the address place is held meanwhile, and it is busy when a check would be', async () => {
+    const budget = createHashingBudget({ concurrent: 1, queued: 1, perAddress: 1 });
+    const release = gate();
+    const holder = budget.run('10.0.0.1', () => release.opened);
+    const started = performance.now();
+    // The only core is taken, yet the imitation answers after its own time.
+    expect(await budget.imitate('10.0.0.2', 30)).toEqual({ ok: true, value: undefined });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(29);
+    const imitating = budget.imitate('10.0.0.3', 50);
+    expect(await budget.imitate('10.0.0.3', 1)).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(await budget.run('10.0.0.3', async () => 'x')).toEqual({ ok: false, retryAfterSeconds: 1 });
+    await imitating;
+    const queued = budget.run('10.0.0.4', async () => 'queued');
+    // The common lane is full now (one running, one waiting): a check would be refused, so is an imitation.
+    expect(await budget.imitate('10.0.0.5', 1)).toEqual({ ok: false, retryAfterSeconds: 1 });
+    release.open();
+    await Promise.all([holder, queued]);
   });
 });

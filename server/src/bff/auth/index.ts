@@ -4,7 +4,6 @@ export * from './device-cookie.ts';
 export * from './hashing-budget.ts';
 export * from './keys.ts';
 export * from './password.ts';
-export * from './session-cookie.ts';
-export * from './session-records.ts';
+export * from './sessions.ts';
 export * from './sign-in-guard.ts';
 export * from './users.ts';

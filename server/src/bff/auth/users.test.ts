@@ -73,6 +73,23 @@ describe('users file', () => {
     expect(canonicalUsername('Jose\u0301')).toBe('jos\u00e9');
   });
 
+  it('reads a TOTP secret; with AUTH_REQUIRE_TOTP it refuses a file with a user without one, naming the user', async () => {
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const path = await fileWith({
+      users: [
+        { username: 'ana', password_hash: hash, companies: '*', totp_secret: secret },
+        { username: 'bo', password_hash: hash, companies: '*' },
+      ],
+    });
+    const store = await loadUsersFile(path);
+    expect(store.find('ana')?.totpSecret).toBe(secret);
+    expect(store.find('bo')?.totpSecret).toBeUndefined();
+    await expect(loadUsersFile(path, { requireTotp: true })).rejects.toThrow(
+      /users\[1\]\.totp_secret: "bo" has none, and AUTH_REQUIRE_TOTP requires one \(pnpm user:add --totp\)/,
+    );
+    expect(await loadUsersFile(path, { requireTotp: false })).toBeDefined();
+  });
+
   it('refuses an invalid file with one line naming the file and the problem', async () => {
     const entry = { username: 'ana', password_hash: hash, companies: ['acme'] };
     const cases: [unknown, RegExp][] = [
@@ -90,6 +107,14 @@ describe('users file', () => {
       // V8 quotes the text around a syntax error: the hash and the newlines must not reach the message.
       [`{"users": [\n  ${JSON.stringify(entry)},\n  x\n]}`, /is not valid JSON \(Unexpected token 'x'\)$/],
       [{ users: [{ ...entry, 'line\nbreak': 1 }] }, /users\[0\]: .*line break/],
+      [
+        { users: [{ ...entry, totp_secret: 'not base32!' }] },
+        /users\[0\]\.totp_secret: must be a base32 secret/,
+      ],
+      [
+        { users: [{ ...entry, totp_secret: 'ABCDEFGH' }] },
+        /users\[0\]\.totp_secret: must be a base32 secret/,
+      ],
     ];
     for (const [content, problem] of cases) {
       const path = await fileWith(content);

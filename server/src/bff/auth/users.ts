@@ -6,6 +6,7 @@ import type { Company } from '@payments/shared';
 import { companyIdSchema, subtreeIds } from '@payments/shared';
 import { z } from 'zod';
 import { hashPassword, parsePasswordHash, type ScryptCost } from './password.ts';
+import { TOTP_SECRET_PATTERN } from './totp.ts';
 
 export interface AuthUser {
   username: string;
@@ -13,6 +14,8 @@ export interface AuthUser {
   /** `'*'`: every company the upstream credentials reach. */
   companies: '*' | string[];
   includeDescendants: boolean;
+  /** The user's TOTP secret (base32), when a code is asked for at sign-in (`pnpm user:add --totp`). */
+  totpSecret?: string;
 }
 
 export interface UserStore {
@@ -43,26 +46,45 @@ const userEntrySchema = z.strictObject({
     error: 'must be "*" or a non-empty array of company ids',
   }),
   include_descendants: z.boolean().default(false),
+  totp_secret: z
+    .string()
+    .regex(
+      TOTP_SECRET_PATTERN,
+      'must be a base32 secret of 16 to 128 characters A–Z, 2–7 (pnpm user:add --totp)',
+    )
+    .optional(),
 });
 type UserEntry = z.input<typeof userEntrySchema>;
 
-const usersFileSchema = z.strictObject(
-  {
-    users: z.array(userEntrySchema, { error: 'must be an array of users' }).superRefine((users, ctx) => {
-      const seen = new Set<string>();
-      users.forEach((user, index) => {
-        if (seen.has(user.username))
-          ctx.addIssue({
-            code: 'custom',
-            path: [index, 'username'],
-            message: `"${user.username}" appears twice`,
-          });
-        seen.add(user.username);
-      });
-    }),
-  },
-  { error: 'must be an object {"users": [...]}' },
-);
+/** What a users file must hold beyond its shape: with AUTH_REQUIRE_TOTP, a TOTP secret for every user. */
+export interface UsersFileRules {
+  requireTotp?: boolean;
+}
+
+const usersFileSchema = ({ requireTotp = false }: UsersFileRules) =>
+  z.strictObject(
+    {
+      users: z.array(userEntrySchema, { error: 'must be an array of users' }).superRefine((users, ctx) => {
+        const seen = new Set<string>();
+        users.forEach((user, index) => {
+          if (seen.has(user.username))
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'username'],
+              message: `"${user.username}" appears twice`,
+            });
+          seen.add(user.username);
+          if (requireTotp && user.totp_secret === undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'totp_secret'],
+              message: `"${user.username}" has none, and AUTH_REQUIRE_TOTP requires one (pnpm user:add --totp)`,
+            });
+        });
+      }),
+    },
+    { error: 'must be an object {"users": [...]}' },
+  );
 
 function describeIssue(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -81,6 +103,7 @@ function fromEntry(entry: z.output<typeof userEntrySchema>): AuthUser {
     passwordHash: entry.password_hash,
     companies: entry.companies === '*' ? '*' : [...entry.companies],
     includeDescendants: entry.include_descendants,
+    ...(entry.totp_secret === undefined ? {} : { totpSecret: entry.totp_secret }),
   };
 }
 
@@ -90,6 +113,7 @@ function toEntry(user: AuthUser): UserEntry {
     password_hash: user.passwordHash,
     companies: user.companies === '*' ? '*' : [...user.companies],
     include_descendants: user.includeDescendants,
+    ...(user.totpSecret === undefined ? {} : { totp_secret: user.totpSecret }),
   };
 }
 
@@ -107,7 +131,7 @@ function oneLine(text: string): string {
 }
 
 /** Reads and validates a users file; null when it does not exist. Errors name the file and the problem. */
-async function readUsersFile(path: string): Promise<AuthUser[] | null> {
+async function readUsersFile(path: string, rules: UsersFileRules = {}): Promise<AuthUser[] | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -122,13 +146,13 @@ async function readUsersFile(path: string): Promise<AuthUser[] | null> {
   } catch (error) {
     throw new Error(`users file ${path}: is not valid JSON (${jsonSyntaxProblem(error as Error)})`);
   }
-  const parsed = usersFileSchema.safeParse(json);
+  const parsed = usersFileSchema(rules).safeParse(json);
   if (!parsed.success) throw new Error(`users file ${path}: ${describeIssue(parsed.error)}`);
   return parsed.data.users.map(fromEntry);
 }
 
-export async function loadUsersFile(path: string): Promise<UserStore> {
-  const users = await readUsersFile(path);
+export async function loadUsersFile(path: string, rules: UsersFileRules = {}): Promise<UserStore> {
+  const users = await readUsersFile(path, rules);
   if (users === null) throw new Error(`users file ${path}: does not exist`);
   if (users.length === 0) throw new Error(`users file ${path}: has no users, so nobody could sign in`);
   return createUserStore(users);
@@ -148,12 +172,13 @@ export interface WatchedUserStore extends UserStore {
 export async function watchUsersFile(
   path: string,
   report: (event: { ok: true; users: number } | { ok: false; problem: string }) => void,
+  rules: UsersFileRules = {},
 ): Promise<WatchedUserStore> {
-  let current = await loadUsersFile(path);
+  let current = await loadUsersFile(path, rules);
   let timer: NodeJS.Timeout | undefined;
   const reload = async () => {
     try {
-      current = await loadUsersFile(path);
+      current = await loadUsersFile(path, rules);
       report({ ok: true, users: current.all().length });
     } catch (error) {
       report({ ok: false, problem: (error as Error).message });

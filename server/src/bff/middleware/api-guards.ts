@@ -1,7 +1,7 @@
 import { BACKGROUND_HEADER, CSRF_HEADER, SIGNED_IN_HINT_COOKIE } from '@payments/shared';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
-import { type SessionRecords, type SessionSealer, sessionCookieName, type UserStore } from '../auth/index.ts';
+import { type Sessions, sessionCookieName, type UserStore } from '../auth/index.ts';
 import type { BffEnv } from '../bff-env.ts';
 import { problemResponse } from '../problem-response.ts';
 
@@ -24,25 +24,23 @@ export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
 }
 
 /**
- * Every `/api` route but sign-in needs a valid session: an authentic, unexpired cookie, a user still in the users
- * file with the password the session was granted on, and a session record in the shared state (gone after sign
- * out, "sign out everywhere" or the idle timeout, on every replica). A store that cannot be asked fails the
- * request with 503: a session is never taken as valid because nobody could say otherwise.
+ * Every `/api` route but sign-in needs a valid session: a cookie naming a session record in the shared state
+ * (gone after sign out, "sign out everywhere" or the idle timeout, on every replica), within its max age, of a
+ * user still in the users file with the password the session was granted on. A store that cannot be asked fails
+ * the request with 503: a session is never taken as valid because nobody could say otherwise.
  */
 export function requireSession(
-  deps: { sealer: SessionSealer; sessions: SessionRecords; users: UserStore },
+  deps: { sessions: Sessions; users: UserStore },
   isPublic: (method: string, path: string) => boolean,
 ): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
     if (isPublic(c.req.method, c.req.path)) return next();
     const cookie = getCookie(c, sessionCookieName(c.get('secure')));
-    const claims = cookie === undefined ? null : deps.sealer.open(cookie);
+    if (cookie === undefined) return signedOut(c, 'sign in to continue');
+    const claims = await deps.sessions.open(cookie, { touch: c.req.header(BACKGROUND_HEADER) !== '1' });
     const user = claims === null ? undefined : deps.users.find(claims.sub);
     // A session granted on a password since changed has ended, as has one whose user is gone.
-    if (claims === null || user === undefined || !deps.sealer.grantedOn(claims, user))
-      return signedOut(c, 'sign in to continue');
-    const touch = c.req.header(BACKGROUND_HEADER) !== '1';
-    if (!(await deps.sessions.isOn(claims, { touch })))
+    if (claims === null || user === undefined || !deps.sessions.grantedOn(claims, user))
       return signedOut(c, 'your session has ended; sign in again');
     c.set('session', claims);
     c.set('user', user);

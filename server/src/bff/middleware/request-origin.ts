@@ -1,24 +1,20 @@
-import type { Context } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type { Settings } from '../../config/settings.ts';
+import { forwardedOrigin, trustedProxies } from '../../runtime/addresses.ts';
 import type { BffEnv } from '../bff-env.ts';
 
 /**
- * Whether the browser reached us over HTTPS. Behind a TLS-terminating proxy only `X-Forwarded-Proto` can tell,
- * and it is believed only when TRUST_PROXY says a proxy sets it (otherwise any client could claim it).
+ * Where the request comes from, decided once before the routes: the client's address (for throttling and the
+ * sign-in log) and whether the browser reached us over HTTPS. Behind a TLS-terminating proxy only the forwarded
+ * headers can tell, and they are read only from the proxies TRUST_PROXY names (otherwise any client could
+ * claim an address or HTTPS).
  */
-export function isSecureRequest(
-  url: string,
-  header: (name: string) => string | undefined,
-  trustProxy: boolean,
-): boolean {
-  if (url.startsWith('https:')) return true;
-  return trustProxy && header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
-}
-
-/** The client's address for throttling; with TRUST_PROXY the address the nearest proxy saw. */
-export function clientAddress(c: Context<BffEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
-  return c.env?.incoming?.socket?.remoteAddress ?? 'unknown';
+export function requestOrigin(settings: Pick<Settings, 'TRUST_PROXY'>): MiddlewareHandler<BffEnv> {
+  const isProxy = trustedProxies(settings.TRUST_PROXY);
+  return async (c, next) => {
+    const origin = forwardedOrigin(c.env?.incoming?.socket?.remoteAddress, (n) => c.req.header(n), isProxy);
+    c.set('address', origin.address);
+    c.set('secure', c.req.url.startsWith('https:') || origin.https);
+    await next();
+  };
 }

@@ -23,10 +23,11 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 const HASHED_ASSET = /^\/assets\//;
 const DATA_PATH = /^\/(api\/|healthz$|readyz$)/;
 
-/** The security headers of every response (Hono's middleware), with HSTS only where the browser came over HTTPS. */
-export function responseHeaders(options: {
-  isSecure: (url: string, header: (n: string) => string | undefined) => boolean;
-}): MiddlewareHandler<BffEnv>[] {
+/**
+ * The security headers of every response (Hono's middleware), with HSTS only where the browser came over HTTPS
+ * (`secure`, which requestOrigin sets before).
+ */
+export function responseHeaders(): MiddlewareHandler<BffEnv>[] {
   return [
     secureHeaders({
       contentSecurityPolicy: CSP_DIRECTIVES,
@@ -35,10 +36,6 @@ export function responseHeaders(options: {
       permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
     }),
     async (c, next) => {
-      c.set(
-        'secure',
-        options.isSecure(c.req.url, (n) => c.req.header(n)),
-      );
       await next();
       if (c.get('secure')) c.res.headers.set('strict-transport-security', HSTS);
       // Data is never stored; hashed assets are immutable; everything else is revalidated.

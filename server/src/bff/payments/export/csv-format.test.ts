@@ -30,8 +30,20 @@ describe('CSV cells', () => {
     ['\uff1d1+2', `"'\uff1d1+2"`],
     ['\uff0b1', `"'\uff0b1"`],
     ['\uff20x', `"'\uff20x"`],
+    ['\u0000=1+2', `"'\u0000=1+2"`],
+    ['\u0000\u0000+1', `"'\u0000\u0000+1"`],
+    ['\u0001-2+3', `"'\u0001-2+3"`],
+    ['\u001f@SUM(A1)', `"'\u001f@SUM(A1)"`],
+    ['\u007f=1', `"'\u007f=1"`],
+    ['\u0085=1', `"'\u0085=1"`],
+    ['\u0000 \u200b=1', `"'\u0000 \u200b=1"`],
   ])('neutralises the formula-like %j, whatever invisible characters stand before it', (value, expected) => {
     expect(csvCell(value)).toBe(expected);
+  });
+
+  it('leaves a cell whose control characters stand before no formula sign as it is', () => {
+    expect(csvCell('\u0000abc')).toBe('"\u0000abc"');
+    expect(csvCell('a\u0000=1')).toBe('"a\u0000=1"');
   });
 
   it('leaves plain numbers alone, negative ones included, and writes nothing for null', () => {

@@ -9,9 +9,10 @@ function text(value: unknown): string {
 
 /**
  * Characters a spreadsheet skips or does not show before it looks for a formula sign: white space (NBSP
- * included), zero-width and bidirectional controls, the byte order mark.
+ * included), control characters (NUL, C0 and C1: some readers drop them), zero-width and bidirectional
+ * controls, the byte order mark.
  */
-const INVISIBLE_LEAD = /^[\s\u00a0\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]*/u;
+const INVISIBLE_LEAD = /^[\s\p{Cc}\u00a0\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]*/u;
 /** Signs that start a formula, in their ASCII and fullwidth forms. */
 const FORMULA_SIGN = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/u;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
