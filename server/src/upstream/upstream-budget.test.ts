@@ -123,7 +123,7 @@ describe('the upstream budget', () => {
     const ends: ((how: 'ok') => void)[] = [];
     let granted = 0;
     for (let i = 0; i < 3; i++)
-      void budget.take({ cls: 'walk', user: 'u' }).then((end) => {
+      void budget.take({ cls: 'walk', user: `u${i}` }).then((end) => {
         granted += 1;
         ends.push(end);
       });
@@ -132,6 +132,26 @@ describe('the upstream budget', () => {
     ends[0]?.('ok');
     await advance(100);
     expect(granted).toBe(3);
+  });
+
+  it("holds a quarter of the places in flight at most for one user's walks; pages and other users go by", async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxConcurrency: 8,
+      clock,
+    });
+    const held: string[] = [];
+    const take = (name: string, cls: RequestClass, user: string) =>
+      budget.take({ cls, user }).then(() => held.push(name));
+    for (let i = 0; i < 5; i++) void take(`ana-walk-${i}`, 'walk', 'ana');
+    void take('ana-page', 'page', 'ana');
+    void take('bob-walk', 'walk', 'bob');
+    await advance(100);
+    // Ana's walks hold 2 of the 8 places (nothing has ended), her page and Bob's walk are in.
+    expect(held.filter((name) => name.startsWith('ana-walk'))).toHaveLength(2);
+    expect(held).toContain('ana-page');
+    expect(held).toContain('bob-walk');
   });
 
   it('lets a caller that goes away leave the queue: its turn is not given to it', async () => {

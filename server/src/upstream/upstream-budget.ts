@@ -58,7 +58,8 @@ const realClock: BudgetClock = {
 
 /**
  * One budget for everything the deployment asks of the upstream. Attempts wait in classes (a person's page first),
- * and within a class users take turns, so one user's three walks get one user's share. Turns are spaced by the
+ * and within a class users take turns, so one user's three walks get one user's share; one user's walks hold a
+ * quarter of the places in flight at most, so the upstream is never busy with one user alone. Turns are spaced by the
  * rate, reserved in the shared state (one turn reserved at a time per replica, so a page that arrives waits behind
  * at most the one walk request already reserved). A 429 pauses every replica for its Retry-After and halves this
  * replica's rate, which recovers by itself with each success.
@@ -67,6 +68,8 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
   const { state, maxConcurrency } = options;
   const clock = options.clock ?? realClock;
   const interval = options.maxRps === undefined ? 0 : 1000 / options.maxRps;
+  // A quarter of the places in flight at most for one user's walks: the rest stay for others and for pages.
+  const perUser = Math.max(1, Math.floor(maxConcurrency / 4));
   const queues = new Map<RequestClass, Map<string, Waiter[]>>(REQUEST_CLASSES.map((cls) => [cls, new Map()]));
   let slowdown = 1;
   let pumping = false;
@@ -84,6 +87,7 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
       for (const [user, waiting] of users) {
         while (waiting[0]?.signal?.aborted) waiting.shift();
         if (waiting.length === 0) users.delete(user);
+        else if (!eligible(cls, user)) continue;
         else if (
           chosen === undefined ||
           (lastTurn.get(`${cls}\n${user}`) ?? 0) < (lastTurn.get(`${cls}\n${chosen}`) ?? 0)
@@ -99,7 +103,12 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
     }
     return undefined;
   };
-  const anyWaiting = () => [...queues.values()].some((users) => users.size > 0);
+  /** In flight per user, of walks and background work: one user's walks get one user's share of the places. */
+  const userFlight = new Map<string, number>();
+  const eligible = (cls: RequestClass, user: string) =>
+    cls === 'page' || (userFlight.get(user) ?? 0) < perUser;
+  const anyWaiting = () =>
+    [...queues].some(([cls, users]) => [...users.keys()].some((user) => eligible(cls, user)));
 
   const takePlace = async (holder: string) => {
     while (!(await state.acquire(FLIGHT_KEY, holder, maxConcurrency, FLIGHT_LEASE_MS)))
@@ -108,12 +117,19 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
 
   const grant = (waiter: Waiter, holder: string) => {
     inFlight += 1;
+    const counted = waiter.cls !== 'page';
+    if (counted) userFlight.set(waiter.user, (userFlight.get(waiter.user) ?? 0) + 1);
     options.onWait?.(waiter.cls, clock.now() - waiter.since);
     let ended = false;
     waiter.resolve((how) => {
       if (ended) return;
       ended = true;
       inFlight -= 1;
+      if (counted) {
+        const left = (userFlight.get(waiter.user) ?? 1) - 1;
+        if (left === 0) userFlight.delete(waiter.user);
+        else userFlight.set(waiter.user, left);
+      }
       if (how === 'ok') slowdown = Math.max(1, slowdown * 0.97);
       state.release(FLIGHT_KEY, holder).catch(() => undefined);
       void pump();

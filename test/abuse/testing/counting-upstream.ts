@@ -10,6 +10,8 @@ export interface CountingUpstream {
   companies: Company[];
   /** List pages the sandbox answered with 200, by the `limit` they asked for (an export asks for 100). */
   pages(limit: number): number;
+  /** Every request that reached the sandbox, whatever it asked and however it was answered. */
+  requests(): number;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,9 @@ export async function startCountingUpstream(options: {
   const target = new URL(running.baseUrl);
   const agent = new Agent({ keepAlive: true });
   const counts = new Map<string, number>();
+  let requests = 0;
   const proxy = createServer((incoming, outgoing) => {
+    requests += 1;
     const limit = new URL(incoming.url ?? '/', 'http://proxy').searchParams.get('limit') ?? '';
     const forward = request(
       {
@@ -56,6 +60,7 @@ export async function startCountingUpstream(options: {
     credentials: { secretId: tenant.secretId, secretPassword: tenant.secretPassword },
     companies: tenant.companies,
     pages: (limit) => counts.get(String(limit)) ?? 0,
+    requests: () => requests,
     async close() {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

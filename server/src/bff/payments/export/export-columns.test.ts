@@ -90,3 +90,18 @@ describe('CSV record', () => {
     expect({ ...other }).toEqual({ metadata: { a: [1] }, tags: ['x'] });
   });
 });
+
+describe('CSV columns named like what every object inherits', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf'])(
+    'write a record’s own %s field, or nothing: never an inherited function or prototype',
+    (name) => {
+      const columns = columnsFor([], [name]);
+      expect(recordCells({ id: 'p1' }, columns, { timeZone: 'UTC', amountUnit: 'minor' })).toEqual([
+        'p1',
+        undefined,
+      ]);
+      const own = JSON.parse(`{"id":"p2",${JSON.stringify(name)}:"kept"}`);
+      expect(recordCells(own, columns, { timeZone: 'UTC', amountUnit: 'minor' })).toEqual(['p2', 'kept']);
+    },
+  );
+});

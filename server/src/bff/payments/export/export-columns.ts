@@ -129,7 +129,10 @@ export function recordCells(
   for (const column of columns) {
     if (column === OTHER_FIELDS_COLUMN) continue;
     named.add(column);
-    cells.push(Object.hasOwn(derived, column) ? derived[column as keyof typeof derived] : record[column]);
+    // Own fields only: a column named `constructor` or `__proto__` is a field the record may have, never the
+    // object's inherited ones.
+    if (Object.hasOwn(derived, column)) cells.push(derived[column as keyof typeof derived]);
+    else cells.push(Object.hasOwn(record, column) ? record[column] : undefined);
   }
   if (!columns.includes(OTHER_FIELDS_COLUMN)) return cells;
   let others: Record<string, unknown> | undefined;

@@ -80,24 +80,16 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
         waitForReader();
       },
       async pull(c) {
-        clearTimeout(idle);
-        if (!started) {
-          started = true;
-          c.enqueue(encode(options.first, `${UTF8_BOM}${csvRow(options.columns)}`));
-          waitForReader();
-          return;
+        try {
+          await write(c);
+        } catch (error) {
+          // Whatever went wrong, the download ends visibly and gives its places back.
+          interrupt('upstream_failure', {
+            code: 'internal_error',
+            status: 502,
+            detail: error instanceof Error ? error.name : 'export failed',
+          });
         }
-        const next = await options.rows.next();
-        if (ended) return;
-        if (next.done) {
-          attempts += next.value.attempts;
-          if (!next.value.ok) return interrupt('upstream_failure', next.value.failure);
-          end('complete');
-          c.close();
-          return;
-        }
-        c.enqueue(encode(next.value, ''));
-        waitForReader();
       },
       cancel() {
         end('cancelled');
@@ -105,4 +97,25 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
     },
     { highWaterMark: 1 },
   );
+
+  async function write(c: ReadableStreamDefaultController<Uint8Array>) {
+    clearTimeout(idle);
+    if (!started) {
+      started = true;
+      c.enqueue(encode(options.first, `${UTF8_BOM}${csvRow(options.columns)}`));
+      waitForReader();
+      return;
+    }
+    const next = await options.rows.next();
+    if (ended) return;
+    if (next.done) {
+      attempts += next.value.attempts;
+      if (!next.value.ok) return interrupt('upstream_failure', next.value.failure);
+      end('complete');
+      c.close();
+      return;
+    }
+    c.enqueue(encode(next.value, ''));
+    waitForReader();
+  }
 }
