@@ -101,6 +101,7 @@ export async function compose(env: Record<string, string | undefined>) {
     /** Releases everything the composition opened. */
     close: async () => {
       users.close();
+      await bff.close();
       budget.close();
       await Promise.all([upstream.close(), sharedState.close(), embedded?.close(), metricsServer?.close()]);
     },

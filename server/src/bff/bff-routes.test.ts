@@ -491,6 +491,35 @@ describe('GET /api/payments/summary', () => {
   });
 });
 
+describe('UPSTREAM_INDEXER=on', () => {
+  it('walks every company in the background, so that a question into the past starts at a remembered position', async () => {
+    const logs: string[] = [];
+    const indexing = h.make({
+      settings: { UPSTREAM_INDEXER: 'on' },
+      parts: { sharedState: createEmbeddedState(), logger: (line) => logs.push(line) },
+    });
+    try {
+      const indexed = () => logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'indexed' && l.ok);
+      for (let i = 0; i < 200 && indexed().length < h.companies.length; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(
+        indexed()
+          .map((l) => l.company)
+          .sort(),
+      ).toEqual(h.companies.map((c) => c.id).sort());
+      const own = await signInOn(indexing.app);
+      h.recorded.length = 0;
+      const response = await indexing.app.request('/api/payments?limit=5&date_to=2024-12-31T00:00:00', {
+        headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme' },
+      });
+      expect(response.status).toBe(200);
+      expect(h.recorded.length).toBeLessThanOrEqual(2);
+    } finally {
+      await indexing.close();
+    }
+  });
+});
+
 describe('group view', () => {
   const byOrder = (a: Payment, b: Payment) =>
     (b.created_at as string).localeCompare(a.created_at as string) ||

@@ -38,6 +38,7 @@ import { createSummaryRuns } from './payments/summary/summary-runs.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
 import { createCompanyReader } from './payments/walk/company-reader.ts';
 import { createCompanyScope } from './payments/walk/company-scope.ts';
+import { startIndexer } from './payments/walk/indexer.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
 import { createWalkPlaces } from './payments/walk/walk-places.ts';
 import { problemResponse } from './problem-response.ts';
@@ -97,6 +98,16 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     order: settings.PAYMENTS_LIST_ORDER,
     timeZone: settings.PAYMENTS_TIME_ZONE,
   });
+  const indexer =
+    settings.UPSTREAM_INDEXER === 'on'
+      ? startIndexer({
+          read,
+          leases,
+          companies: companies.map((company) => company.id),
+          onWalked: (company, pages, ok) =>
+            logEvent(logger, ok ? 'info' : 'warn', { msg: 'indexed', company, pages, ok }),
+        })
+      : undefined;
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
@@ -169,6 +180,10 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     stopping() {
       exports.stop();
       refused.flush();
+    },
+    /** Stops what the BFF runs on its own (the indexer); the parts are the caller's to close. */
+    async close() {
+      await indexer?.stop();
     },
   };
 }

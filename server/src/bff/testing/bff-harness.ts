@@ -114,6 +114,7 @@ export async function createTestBff(options: {
     ...bff,
     logs,
     async close() {
+      await bff.close();
       await upstream.close();
       await sharedState.close();
     },
@@ -201,6 +202,7 @@ export async function createHarness(
     return {
       ...made,
       async close() {
+        await made.close();
         await client?.close();
         await overrides.parts?.sharedState?.close();
       },
