@@ -1,8 +1,8 @@
 import { SIGNED_IN_HINT_COOKIE } from '@payments/shared/rules';
 import { isListPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
-import { paymentsQueryOptions } from '../features/payments/api/get-payments.ts';
-import { parseListView } from '../features/payments/utils/list-search-params.ts';
+import { paymentsQueryOptions } from '../features/payments/list/get-payments.ts';
+import { parseListView } from '../features/payments/view/list-view.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 

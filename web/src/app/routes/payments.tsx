@@ -3,20 +3,20 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useMatch, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
-import { usePayments } from '../../features/payments/api/get-payments.ts';
-import { useCountedSummary } from '../../features/payments/api/summary-query.ts';
-import { PaymentsFilters } from '../../features/payments/components/payments-filters.tsx';
-import { PaymentsTable } from '../../features/payments/components/payments-table.tsx';
-import { RefreshButton } from '../../features/payments/components/refresh-button.tsx';
-import { SummaryPlaceholder } from '../../features/payments/components/summary-placeholder.tsx';
-import { companyNames, paymentCompanyId } from '../../features/payments/utils/company-names.ts';
+import { companyNames, paymentCompanyId } from '../../features/payments/fields/company-names.ts';
+import { PaymentsFilters } from '../../features/payments/filters/payments-filters.tsx';
+import { usePayments } from '../../features/payments/list/get-payments.ts';
+import { createRowMerger } from '../../features/payments/list/merge-rows.ts';
+import { PaymentsTable } from '../../features/payments/list/payments-table.tsx';
+import { RefreshButton } from '../../features/payments/list/refresh-button.tsx';
+import { useCountedSummary } from '../../features/payments/summary/summary-cache.ts';
+import { SummaryPlaceholder } from '../../features/payments/summary/summary-placeholder.tsx';
 import {
   DEFAULT_VIEW,
   type ListView,
   listViewQuery,
   parseListView,
-} from '../../features/payments/utils/list-search-params.ts';
-import { createRowMerger } from '../../features/payments/utils/merge-rows.ts';
+} from '../../features/payments/view/list-view.ts';
 import { errorMessage, retryCanHelp } from '../../lib/api-error.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 

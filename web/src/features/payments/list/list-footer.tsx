@@ -1,0 +1,85 @@
+import { errorMessage } from '../../../lib/api-error.ts';
+import { formatCount } from '../fields/number-text.ts';
+
+/** The list's loading state, as the table shows it. */
+export interface PaymentsListState {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  /** An error while loading a further page: the rows already loaded stay. */
+  isFetchNextPageError: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => void;
+  retryFirstPage: () => void;
+}
+
+/** Placeholder rows while the first page loads. */
+export function SkeletonBody({ columnCount }: { columnCount: number }) {
+  return (
+    <tbody className="grid__skeleton" data-testid="skeleton">
+      {Array.from({ length: 12 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+        <tr className="grid__row skeleton-row" key={i}>
+          <td className="grid__cell" colSpan={columnCount}>
+            <span className="skeleton-bar" />
+            {i === 0 && <span className="visually-hidden">Loading payments…</span>}
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
+/** How many payments the view holds, once counted; `complete: false` when the count stopped at its cap. */
+export interface ListTotal {
+  count: number;
+  complete: boolean;
+}
+
+/**
+ * How many rows are loaded, of how many once the summary has counted them, and whether more follow; a further
+ * page's failure with its Retry.
+ */
+export function ListFooter({
+  count,
+  total,
+  list,
+}: {
+  count: number;
+  total: ListTotal | null;
+  list: PaymentsListState;
+}) {
+  return (
+    <footer className="payments__footer">
+      {/* The line as a list of one text: React then rewrites its text node in place, where it replaces a lone
+          string child whole at each change, which the browser takes for new content (a later "largest paint"
+          once the count adds "of 4,388"). */}
+      <p role="status" aria-live="polite" data-testid="list-status">
+        {[listStatus(count, total, list)]}
+      </p>
+      {list.isFetchNextPageError && (
+        <div className="inline-error" role="alert">
+          <span>Could not load more: {errorMessage(list.error)}</span>
+          <button type="button" className="button" onClick={list.fetchNextPage}>
+            Retry
+          </button>
+        </div>
+      )}
+    </footer>
+  );
+}
+
+function listStatus(count: number, total: ListTotal | null, list: PaymentsListState): string {
+  if (list.isPending) return 'Loading payments…';
+  if (list.isError && count === 0) return 'No payments loaded.';
+  // "of N" only while more follow: at the end of the list the rows loaded are all there are
+  const of =
+    total === null || !list.hasNextPage
+      ? ''
+      : ` of ${total.complete ? '' : 'more than '}${formatCount(total.count)}`;
+  const loaded = `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'} loaded${of}`;
+  if (list.isFetchingNextPage) return `${loaded} · loading more…`;
+  if (list.hasNextPage) return `${loaded} · more available, scroll to load`;
+  return `${loaded} · end of list`;
+}

@@ -1,0 +1,48 @@
+import { LIMIT_MAX } from '@payments/shared/rules';
+import { useQuery } from '@tanstack/react-query';
+import type { ListView } from '../view/list-view.ts';
+import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
+
+export interface Newer {
+  /** Payments newer than the newest one shown. */
+  count: number;
+  /** More than one page of them arrived: `count` is a lower bound. */
+  more: boolean;
+  /** When the view's newest payments were last asked for (epoch ms). */
+  checkedAt: number;
+}
+
+/** How many of `page`'s rows come before the payment `newestId`: those that arrived since it was shown. */
+export function countNewer(page: ListPage, newestId: string): { count: number; more: boolean } {
+  const index = page.data.findIndex((row) => String(row.id) === newestId);
+  return index >= 0 ? { count: index, more: false } : { count: page.data.length, more: true };
+}
+
+/**
+ * Asks for the view's first page every `pollSeconds` while the tab is visible (and at once when it comes back
+ * after that long), in a query of its own: the rows on screen never change under the user; they say how many
+ * newer payments there are, and "show" starts the list over. Starts from the list's own first page, so opening
+ * the view costs no extra request.
+ */
+export function useNewerPayments(
+  view: ListView,
+  shown: { newestId: string; firstPage: ListPage; at: number } | null,
+  pollSeconds: number,
+): Newer | null {
+  const pollMs = pollSeconds * 1000;
+  const head = { ...view, limit: LIMIT_MAX };
+  const query = useQuery({
+    queryKey: ['newer', ...paymentsQueryKey(view), shown?.newestId],
+    queryFn: ({ signal }) => getPaymentsPage(head, null, signal, true),
+    enabled: shown !== null,
+    initialData: shown?.firstPage,
+    initialDataUpdatedAt: shown?.at,
+    staleTime: pollMs,
+    refetchInterval: pollMs,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: true,
+    retry: false,
+  });
+  if (shown === null || query.data === undefined) return null;
+  return { ...countNewer(query.data, shown.newestId), checkedAt: query.dataUpdatedAt };
+}

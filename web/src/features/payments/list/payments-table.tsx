@@ -1,0 +1,285 @@
+import type { Payment } from '@payments/shared';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import {
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useNavigate } from 'react-router';
+import {
+  type ColumnVisibility,
+  isColumnVisible,
+  loadColumnVisibility,
+  saveColumnVisibility,
+} from '../fields/column-preferences.ts';
+import { paymentCompanyId } from '../fields/company-names.ts';
+import type { ValueContext } from '../fields/field-content.tsx';
+import { ColumnChooser } from './column-chooser.tsx';
+import { ListFooter, type ListTotal, type PaymentsListState, SkeletonBody } from './list-footer.tsx';
+import { NUMERIC_COLUMNS, paymentColumns, shownByDefault, statusColumnWidth } from './payment-columns.ts';
+import { type CellLayout, PaymentRow } from './payment-row.tsx';
+import { createRowKeys } from './row-keys.ts';
+import { useRowFocus } from './use-row-focus.ts';
+import { CARD_HEIGHT, useSmallScreen } from './use-small-screen.ts';
+import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
+
+const statePanels = () => import('../deferred-parts.ts');
+const EmptyListPanel = lazy(() => statePanels().then((parts) => ({ default: parts.EmptyListPanel })));
+const FirstPageErrorPanel = lazy(() =>
+  statePanels().then((parts) => ({ default: parts.FirstPageErrorPanel })),
+);
+
+const ROW_HEIGHT = 36;
+// Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
+// work: at speed the whole window is new each frame anyway, and the rows are drawn in the frame of the scroll
+// (the virtualizer renders synchronously in the scroll event). Each row laid out also leaves layout objects for
+// Blink's garbage collector, whose pauses are what pushed the rare scroll frame over 50 ms.
+const OVERSCAN = 3;
+/** The fewest rows still ahead of the drawn ones when the next page is asked for. */
+const READ_AHEAD_ROWS = 20;
+/** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
+const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
+
+interface Props {
+  rows: Payment[];
+  /** A group's list: the company of each row, parallel to `rows`. */
+  companyIds: ReadonlyArray<string | undefined>;
+  /** A group's list names each row's company in a column of its own. */
+  group: boolean;
+  companyName: (id: string) => string;
+  extraFields: string[];
+  /** The statuses seen in the rows: the status column is as wide as the longest. */
+  statuses: readonly string[];
+  context: ValueContext;
+  /** Current filters as `?…`, carried by detail links. */
+  search: string;
+  limit: number;
+  list: PaymentsListState;
+  /** How many payments the view holds, once counted. */
+  total: ListTotal | null;
+  /** The figures of the view, beside the table's tools: the rows keep the height a bar of its own would take. */
+  summary: ReactNode;
+  onClearFilters: () => void;
+  hasFilters: boolean;
+}
+
+const rowId = (row: Payment) => String(row.id);
+// Module-level: a new function makes the virtualizer measure every row again.
+const estimateSize = () => ROW_HEIGHT;
+const estimateCard = () => CARD_HEIGHT;
+/** What a card shows, whatever columns the table shows: date, status, amount, counterparty, id. */
+const CARD_FIELDS = ['id', 'created_at', 'status', 'amount', 'counterparty'];
+
+/**
+ * The loaded payments as a virtualized table: TanStack Table holds the columns (headers, widths, which are
+ * shown), TanStack Virtual the rows in view; the next page loads as the end comes near.
+ */
+export function PaymentsTable({
+  rows,
+  companyIds,
+  group,
+  companyName,
+  extraFields,
+  statuses,
+  context,
+  search,
+  limit,
+  list,
+  total,
+  summary,
+  onClearFilters,
+  hasFilters,
+}: Props) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const statusWidth = statusColumnWidth(statuses);
+  const columns = useMemo(
+    () => paymentColumns(extraFields, { timeZone: context.timeZone, statusWidth, group }),
+    [extraFields, context.timeZone, statusWidth, group],
+  );
+  const [stored, setStored] = useState<ColumnVisibility>(() => loadColumnVisibility());
+  const shownColumns = useMemo(
+    () => columns.filter((column) => isColumnVisible(stored, column.id, shownByDefault(column.id))),
+    [columns, stored],
+  );
+  const small = useSmallScreen();
+  const visibleColumns = small ? columns.filter((column) => CARD_FIELDS.includes(column.id)) : shownColumns;
+  const totalWidth = visibleColumns.reduce((sum, column) => sum + column.size, 0);
+
+  // Stable while the rows are: a new key function makes the virtualizer measure every row again.
+  const getItemKey = useCallback((index: number) => (rows[index] ? rowId(rows[index]) : index), [rows]);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: small ? estimateCard : estimateSize,
+    overscan: OVERSCAN,
+    getItemKey,
+    // The first render already draws the rows a window can show, and nothing is measured before the browser's
+    // own layout (see virtual-observers.ts).
+    initialRect: FIRST_RECT,
+    observeElementRect: observeRectAfterLayout,
+    scrollToFn: scrollElementUnlessThere,
+  });
+  // Rows and cards differ in height: every offset is measured again when the screen crosses 640 px.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: small is the change that matters
+  useEffect(() => virtualizer.measure(), [small, virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+
+  const { activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
+    rowCount: rows.length,
+    rowHeight: small ? CARD_HEIGHT : ROW_HEIGHT,
+    scroller: scrollRef,
+    virtualizer,
+  });
+  // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
+  // instead of creating and styling dozens of new rows per frame. The rendered rows are contiguous and sit in
+  // the flow of the body, pushed down by its padding: one style change per frame moves them all.
+  const [rowKeysOf] = useState(createRowKeys);
+  const rowKeys = rowKeysOf(
+    items.map((item) => ({ id: String(item.key), pinned: item.index === focusedRow })),
+  );
+
+  // The next page loads while half a page of rows (20 at least) is still ahead, so scrolling rarely meets the
+  // end; not as the first view is drawn, whose rows are all the user sees yet.
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
+  useEffect(() => {
+    if (lastIndex < 0 || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
+    if (lastIndex >= rows.length - Math.max(Math.ceil(limit / 2), READ_AHEAD_ROWS)) fetchNextPage();
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
+
+  // One click handler for every row link, as a router <Link> would do it (plain left click → in-app navigation,
+  // replacing the entry when it is the current URL; modified clicks → the browser's own behaviour), without
+  // the router hooks each <Link> would run in every row.
+  const navigate = useNavigate();
+  const onBodyClick = useCallback(
+    (event: MouseEvent<HTMLTableSectionElement>) => {
+      const target = event.target as Element;
+      // A click anywhere on a row opens it, as its link does; not one that ends a text selection (copying a value).
+      const link =
+        target.closest<HTMLAnchorElement>('a[data-row-link]') ??
+        (window.getSelection()?.isCollapsed === false
+          ? null
+          : target.closest('tr[data-row-id]')?.querySelector<HTMLAnchorElement>('a[data-row-link]'));
+      const to = link?.getAttribute('href');
+      if (!to || event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      navigate(to, { replace: to === `${window.location.pathname}${window.location.search}` });
+    },
+    [navigate],
+  );
+
+  // Built when the visible columns change, not for every row: rows are memoized on these props.
+  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.size}`).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
+  const cells = useMemo<CellLayout[]>(
+    () =>
+      visibleColumns.map((column) => ({
+        id: column.id,
+        className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
+        // cards (small screens) are laid out by CSS, not by column widths
+        style: small ? {} : { width: column.size },
+      })),
+    [columnsKey, small],
+  );
+  const chooserColumns = useMemo(
+    () =>
+      columns.map((column) => ({
+        id: column.id,
+        visible: shownColumns.includes(column),
+        canHide: column.canHide,
+        discovered: !shownByDefault(column.id),
+      })),
+    [columns, shownColumns],
+  );
+  const onToggleColumn = useCallback(
+    (id: string, visible: boolean) => {
+      if (!columns.some((column) => column.id === id && column.canHide)) return;
+      const next = { ...stored, [id]: visible };
+      saveColumnVisibility(next);
+      setStored(next);
+    },
+    [columns, stored],
+  );
+
+  const firstLoad = list.isPending;
+  const failedFirst = list.isError && rows.length === 0 && !list.isFetchNextPageError;
+  const empty = !firstLoad && !list.isError && rows.length === 0;
+
+  return (
+    <section className="payments" aria-label="Payments list">
+      <div className="payments__tools">
+        {summary}
+        <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} />
+      </div>
+      {/* Without rows it holds nothing focusable, so it takes focus itself: keyboard users can still scroll it. */}
+      <div ref={scrollRef} className="grid-scroll" tabIndex={rows.length === 0 ? 0 : undefined}>
+        <table
+          aria-label="Payments"
+          aria-rowcount={rows.length + 1}
+          aria-colcount={visibleColumns.length}
+          aria-busy={firstLoad || list.isFetchingNextPage}
+          className="grid"
+          style={small ? undefined : { width: totalWidth }}
+        >
+          <thead className="grid__head">
+            <tr aria-rowindex={1} className="grid__row">
+              {shownColumns.map((column) => (
+                <th
+                  scope="col"
+                  key={column.id}
+                  className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`}
+                  style={{ width: column.size }}
+                >
+                  {column.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          {firstLoad ? (
+            <SkeletonBody columnCount={visibleColumns.length} />
+          ) : (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the row links are the controls; Enter on one clicks it
+            <tbody
+              onClick={onBodyClick}
+              className="grid__body"
+              style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}
+            >
+              {items.map((item, i) => {
+                const row = rows[item.index];
+                return row ? (
+                  <PaymentRow
+                    key={rowKeys[i]}
+                    row={row}
+                    company={
+                      group ? companyName(paymentCompanyId(row, companyIds[item.index], '')) : undefined
+                    }
+                    index={item.index}
+                    active={item.index === activeRow}
+                    search={search}
+                    cells={cells}
+                    context={context}
+                    onFocusRow={onRowFocus}
+                    onBlurRow={onRowBlur}
+                    onRowKeyDown={onRowKeyDown}
+                  />
+                ) : null;
+              })}
+            </tbody>
+          )}
+        </table>
+        <Suspense fallback={null}>
+          {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
+          {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retryFirstPage} />}
+        </Suspense>
+      </div>
+      <ListFooter count={rows.length} total={total} list={list} />
+    </section>
+  );
+}
