@@ -1,9 +1,10 @@
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { formatCount } from '../fields/number-text.ts';
 import type { ListView } from '../view/list-view.ts';
-import { paymentsQueryKey, paymentsQueryOptions } from './get-payments.ts';
+import { paymentsQueryKey } from './get-payments.ts';
 import { useNewerPayments } from './newer-payments.ts';
+import { usePaymentRows } from './use-payment-rows.ts';
 
 interface Props {
   view: ListView;
@@ -14,11 +15,7 @@ interface Props {
 /** "Updated 10:42", and "3 new payments: show" once newer ones arrived; showing them starts the list over. */
 export function Freshness({ view, pollSeconds, timeZone }: Props) {
   const queryClient = useQueryClient();
-  // The list's own query, watched only (enabled: false): mounting here must not ask again for a page that
-  // failed, which the list's Retry is for.
-  const list = useInfiniteQuery({ ...paymentsQueryOptions(view), enabled: false });
-  const firstPage = list.data?.pages[0];
-  const at = list.dataUpdatedAt;
+  const { firstPage, updatedAt: at } = usePaymentRows(view, { watchOnly: true });
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later
   const shown = useMemo(
     () =>

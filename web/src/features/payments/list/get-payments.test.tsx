@@ -1,9 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, useInfiniteQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
-import { paymentsQueryKey, paymentsQueryOptions, usePayments } from './get-payments.ts';
+import { paymentsQueryKey, paymentsQueryOptions } from './get-payments.ts';
 
 const view: ListView = {
   company: 'acme',
@@ -74,7 +74,9 @@ describe('payments query options', () => {
         : json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true }),
     );
     const failed = { ...view, status: 'FAILED' };
-    const { result } = renderHook(() => usePayments(failed), { wrapper: wrapper() });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(failed)), {
+      wrapper: wrapper(),
+    });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
     await act(() => result.current.fetchNextPage());
     expect(calls.map((c) => c.url.search)).toEqual([
@@ -99,10 +101,13 @@ describe('payments query options', () => {
           call.signal?.addEventListener('abort', () => reject(call.signal?.reason));
         }),
     );
-    const { result, rerender } = renderHook((props: ListView) => usePayments(props), {
-      wrapper: wrapper(),
-      initialProps: view,
-    });
+    const { result, rerender } = renderHook(
+      (props: ListView) => useInfiniteQuery(paymentsQueryOptions(props)),
+      {
+        wrapper: wrapper(),
+        initialProps: view,
+      },
+    );
     await waitFor(() => expect(calls).toHaveLength(1));
     rerender({ ...view, status: 'FAILED' });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
@@ -124,7 +129,7 @@ describe('payments query options', () => {
       }
       return json({ data: [{ id: 'b' }], next_cursor: null, has_more: false });
     });
-    const { result } = renderHook(() => usePayments(view), { wrapper: wrapper() });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     await act(() => result.current.fetchNextPage());
     await waitFor(() => expect(result.current.isFetchNextPageError).toBe(true));
@@ -145,7 +150,7 @@ describe('payments query options', () => {
     );
     // a client with Query's defaults (focus refetch on), so only the payments options can keep it quiet
     const client = new QueryClient();
-    const { result } = renderHook(() => usePayments(view), {
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), {
       wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
     });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
@@ -172,7 +177,7 @@ describe('payments query options', () => {
 
   it('refuses an envelope that breaks its rules instead of showing it', async () => {
     serve(() => json({ data: [], next_cursor: 'x', has_more: false }));
-    const { result } = renderHook(() => usePayments(view), { wrapper: wrapper() });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toMatchObject({ code: 'bad_response' });
   });
@@ -182,7 +187,9 @@ describe('payments query options', () => {
       json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x', 'y'] }),
     );
     const group = { ...view, group: true, dateFrom: '2026-10-01T00:00:00', dateTo: '2026-10-31T23:59:59' };
-    const { result } = renderHook(() => usePayments(group), { wrapper: wrapper() });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(group)), {
+      wrapper: wrapper(),
+    });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
       limit: '2',
@@ -197,7 +204,9 @@ describe('payments query options', () => {
     serve(() =>
       json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x'] }),
     );
-    const { result } = renderHook(() => usePayments({ ...view, group: true }), { wrapper: wrapper() });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions({ ...view, group: true })), {
+      wrapper: wrapper(),
+    });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toMatchObject({
       code: 'bad_response',

@@ -1,6 +1,6 @@
 import { type PaymentPage, paymentPageSchema } from '@payments/shared';
 import { BACKGROUND_HEADER } from '@payments/shared/rules';
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../view/list-view.ts';
@@ -78,8 +78,4 @@ export function paymentsQueryOptions(view: ListView) {
     // here; anything else shows at once with its own "Retry".
     retry: (count, error) => isApiError(error) && error.code === 'network_error' && count < 1,
   });
-}
-
-export function usePayments(view: ListView) {
-  return useInfiniteQuery(paymentsQueryOptions(view));
 }

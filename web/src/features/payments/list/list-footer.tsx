@@ -1,35 +1,12 @@
 import { errorMessage } from '../../../lib/api-error.ts';
 import { formatCount } from '../fields/number-text.ts';
+import type { PaymentRows } from './use-payment-rows.ts';
 
-/** The list's loading state, as the table shows it. */
-export interface PaymentsListState {
-  isPending: boolean;
-  isError: boolean;
-  error: unknown;
-  /** An error while loading a further page: the rows already loaded stay. */
-  isFetchNextPageError: boolean;
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => void;
-  retryFirstPage: () => void;
-}
-
-/** Placeholder rows while the first page loads. */
-export function SkeletonBody({ columnCount }: { columnCount: number }) {
-  return (
-    <tbody className="grid__skeleton" data-testid="skeleton">
-      {Array.from({ length: 12 }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
-        <tr className="grid__row skeleton-row" key={i}>
-          <td className="grid__cell" colSpan={columnCount}>
-            <span className="skeleton-bar" />
-            {i === 0 && <span className="visually-hidden">Loading payments…</span>}
-          </td>
-        </tr>
-      ))}
-    </tbody>
-  );
-}
+/** What the footer reads of the list's loading state. */
+type ListState = Pick<
+  PaymentRows,
+  'isPending' | 'isError' | 'error' | 'isFetchNextPageError' | 'hasNextPage' | 'isFetchingNextPage' | 'retry'
+>;
 
 /** How many payments the view holds, once counted; `complete: false` when the count stopped at its cap. */
 export interface ListTotal {
@@ -48,7 +25,7 @@ export function ListFooter({
 }: {
   count: number;
   total: ListTotal | null;
-  list: PaymentsListState;
+  list: ListState;
 }) {
   return (
     <footer className="payments__footer">
@@ -61,7 +38,7 @@ export function ListFooter({
       {list.isFetchNextPageError && (
         <div className="inline-error" role="alert">
           <span>Could not load more: {errorMessage(list.error)}</span>
-          <button type="button" className="button" onClick={list.fetchNextPage}>
+          <button type="button" className="button" onClick={list.retry}>
             Retry
           </button>
         </div>
@@ -70,7 +47,7 @@ export function ListFooter({
   );
 }
 
-function listStatus(count: number, total: ListTotal | null, list: PaymentsListState): string {
+function listStatus(count: number, total: ListTotal | null, list: ListState): string {
   if (list.isPending) return 'Loading payments…';
   if (list.isError && count === 0) return 'No payments loaded.';
   // "of N" only while more follow: at the end of the list the rows loaded are all there are

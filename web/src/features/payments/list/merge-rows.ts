@@ -4,7 +4,7 @@ import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 /** A loaded page; a group's names each row's company in `company_ids`, parallel to `data`. */
 type LoadedPage = PaymentPage & { company_ids?: readonly string[] | undefined };
 
-interface MergedRows {
+export interface MergedRows {
   rows: Payment[];
   /** The company of each row where the page said it (a group's list), parallel to `rows`. */
   companyIds: Array<string | undefined>;

@@ -1,4 +1,3 @@
-import type { Payment } from '@payments/shared';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   lazy,
@@ -21,10 +20,12 @@ import {
 import { paymentCompanyId } from '../fields/company-names.ts';
 import type { ValueContext } from '../fields/field-content.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
-import { ListFooter, type ListTotal, type PaymentsListState, SkeletonBody } from './list-footer.tsx';
+import { ListFooter, type ListTotal } from './list-footer.tsx';
 import { NUMERIC_COLUMNS, paymentColumns, shownByDefault, statusColumnWidth } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
 import { createRowKeys } from './row-keys.ts';
+import { useNextPageLoading } from './use-next-page-loading.ts';
+import type { PaymentRows } from './use-payment-rows.ts';
 import { useRowFocus } from './use-row-focus.ts';
 import { CARD_HEIGHT, useSmallScreen } from './use-small-screen.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
@@ -41,26 +42,19 @@ const ROW_HEIGHT = 36;
 // (the virtualizer renders synchronously in the scroll event). Each row laid out also leaves layout objects for
 // Blink's garbage collector, whose pauses are what pushed the rare scroll frame over 50 ms.
 const OVERSCAN = 3;
-/** The fewest rows still ahead of the drawn ones when the next page is asked for. */
-const READ_AHEAD_ROWS = 20;
 /** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
 const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 
 interface Props {
-  rows: Payment[];
-  /** A group's list: the company of each row, parallel to `rows`. */
-  companyIds: ReadonlyArray<string | undefined>;
+  /** The loaded rows and where their loading stands (usePaymentRows). */
+  list: PaymentRows;
   /** A group's list names each row's company in a column of its own. */
   group: boolean;
   companyName: (id: string) => string;
-  extraFields: string[];
-  /** The statuses seen in the rows: the status column is as wide as the longest. */
-  statuses: readonly string[];
   context: ValueContext;
   /** Current filters as `?…`, carried by detail links. */
   search: string;
   limit: number;
-  list: PaymentsListState;
   /** How many payments the view holds, once counted. */
   total: ListTotal | null;
   /** The figures of the view, beside the table's tools: the rows keep the height a bar of its own would take. */
@@ -69,7 +63,6 @@ interface Props {
   hasFilters: boolean;
 }
 
-const rowId = (row: Payment) => String(row.id);
 // Module-level: a new function makes the virtualizer measure every row again.
 const estimateSize = () => ROW_HEIGHT;
 const estimateCard = () => CARD_HEIGHT;
@@ -77,25 +70,22 @@ const estimateCard = () => CARD_HEIGHT;
 const CARD_FIELDS = ['id', 'created_at', 'status', 'amount', 'counterparty'];
 
 /**
- * The loaded payments as a virtualized table: TanStack Table holds the columns (headers, widths, which are
- * shown), TanStack Virtual the rows in view; the next page loads as the end comes near.
+ * The loaded payments as a virtualized table: the columns are plain records (payment-columns.ts), TanStack
+ * Virtual draws the rows in view, and the next page loads as the end comes near (use-next-page-loading.ts).
  */
 export function PaymentsTable({
-  rows,
-  companyIds,
+  list,
   group,
   companyName,
-  extraFields,
-  statuses,
   context,
   search,
   limit,
-  list,
   total,
   summary,
   onClearFilters,
   hasFilters,
 }: Props) {
+  const { rows, companyIds, extraFields, statuses } = list;
   const scrollRef = useRef<HTMLDivElement>(null);
   const statusWidth = statusColumnWidth(statuses);
   const columns = useMemo(
@@ -112,7 +102,7 @@ export function PaymentsTable({
   const totalWidth = visibleColumns.reduce((sum, column) => sum + column.size, 0);
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
-  const getItemKey = useCallback((index: number) => (rows[index] ? rowId(rows[index]) : index), [rows]);
+  const getItemKey = useCallback((index: number) => (rows[index] ? String(rows[index].id) : index), [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -145,13 +135,7 @@ export function PaymentsTable({
     items.map((item) => ({ id: String(item.key), pinned: item.index === focusedRow })),
   );
 
-  // The next page loads while half a page of rows (20 at least) is still ahead, so scrolling rarely meets the
-  // end; not as the first view is drawn, whose rows are all the user sees yet.
-  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
-  useEffect(() => {
-    if (lastIndex < 0 || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
-    if (lastIndex >= rows.length - Math.max(Math.ceil(limit / 2), READ_AHEAD_ROWS)) fetchNextPage();
-  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
+  useNextPageLoading(list, lastIndex, limit);
 
   // One click handler for every row link, as a router <Link> would do it (plain left click → in-app navigation,
   // replacing the entry when it is the current URL; modified clicks → the browser's own behaviour), without
@@ -276,10 +260,27 @@ export function PaymentsTable({
         </table>
         <Suspense fallback={null}>
           {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
-          {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retryFirstPage} />}
+          {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retry} />}
         </Suspense>
       </div>
       <ListFooter count={rows.length} total={total} list={list} />
     </section>
+  );
+}
+
+/** Placeholder rows while the first page loads. */
+export function SkeletonBody({ columnCount }: { columnCount: number }) {
+  return (
+    <tbody className="grid__skeleton" data-testid="skeleton">
+      {Array.from({ length: 12 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+        <tr className="grid__row skeleton-row" key={i}>
+          <td className="grid__cell" colSpan={columnCount}>
+            <span className="skeleton-bar" />
+            {i === 0 && <span className="visually-hidden">Loading payments…</span>}
+          </td>
+        </tr>
+      ))}
+    </tbody>
   );
 }

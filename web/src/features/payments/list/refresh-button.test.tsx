@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
-import { usePayments } from './get-payments.ts';
 import { RefreshButton } from './refresh-button.tsx';
+import { usePaymentRows } from './use-payment-rows.ts';
 
 const view: ListView = {
   company: 'acme',
@@ -19,12 +19,12 @@ const json = (body: unknown) =>
 
 /** The loaded rows of the view, as the table would list them, next to the button under test. */
 function ListWithRefresh() {
-  const query = usePayments(view);
-  const ids = query.data?.pages.flatMap((page) => page.data.map((row) => String(row.id))) ?? [];
+  const list = usePaymentRows(view);
+  const ids = list.rows.map((row) => String(row.id));
   return (
     <div>
       <output data-testid="rows">{ids.join(',')}</output>
-      <button type="button" onClick={() => void query.fetchNextPage()}>
+      <button type="button" onClick={list.fetchNextPage}>
         More
       </button>
       <RefreshButton view={view} />

@@ -1,0 +1,85 @@
+import type { AppConfig } from '@payments/shared';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMatch, useNavigate } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
+import { usePaymentRows } from '../list/use-payment-rows.ts';
+import { type ListView, listViewQuery } from '../view/list-view.ts';
+
+const PaymentDrawer = lazy(() =>
+  import('../deferred-parts.ts').then((parts) => ({ default: parts.PaymentDrawer })),
+);
+
+/** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
+const SEARCH_STEP = 1000;
+
+/**
+ * The drawer of the payment the address names (`/payments/<id>`), found among the view's rows: one not loaded
+ * yet is looked for page by page. Closed, it gives focus back to the row it showed.
+ */
+export function DeepLinkedPayment({ view, config }: { view: ListView; config: AppConfig }) {
+  const paymentId = useMatch(paths.paymentPattern)?.params.paymentId ?? null;
+  const navigate = useNavigate();
+  const list = usePaymentRows(view, { watchOnly: true });
+  const { rows, companyIds, fetchNextPage, isFetching } = list;
+
+  // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
+  const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);
+  const paymentIndex = useMemo(
+    () => (paymentId === null ? -1 : rows.findIndex((row) => String(row.id) === paymentId)),
+    [rows, paymentId],
+  );
+  const payment = rows[paymentIndex];
+  const searching =
+    paymentId !== null &&
+    payment === undefined &&
+    list.hasNextPage &&
+    rows.length < searchLimit &&
+    !list.isError;
+  useEffect(() => {
+    if (searching && !isFetching) fetchNextPage();
+  }, [searching, isFetching, fetchNextPage]);
+
+  const search = listViewQuery(view);
+  const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
+
+  // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start.
+  const shownId = useRef<string | null>(null);
+  useEffect(() => {
+    if (paymentId !== null) {
+      shownId.current = paymentId;
+      return;
+    }
+    const id = shownId.current;
+    shownId.current = null;
+    if (id === null) return;
+    const link = document.querySelector<HTMLElement>(`[data-row-id="${CSS.escape(id)}"] a`);
+    (link ?? document.querySelector<HTMLElement>('[data-row-link]'))?.focus();
+  }, [paymentId]);
+
+  const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  if (paymentId === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <PaymentDrawer
+        paymentId={paymentId}
+        payment={payment}
+        companyName={
+          payment &&
+          companyName(
+            paymentCompanyId(payment, companyIds[paymentIndex], view.company ?? config.own_company_id),
+          )
+        }
+        searching={searching || (isFetching && payment === undefined)}
+        searched={rows.length}
+        canSearchFurther={list.hasNextPage}
+        onSearchFurther={() => setSearchLimit(rows.length + SEARCH_STEP)}
+        failure={payment === undefined && list.isError ? errorMessage(list.error) : null}
+        onRetry={retryCanHelp(list.error) ? list.retry : undefined}
+        context={{ timeZone: config.time_zone, amountUnit: config.amount_unit }}
+        onClose={close}
+      />
+    </Suspense>
+  );
+}
