@@ -1,15 +1,14 @@
 import type { AppConfig } from '@payments/shared';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
 
-const PaymentDrawer = lazy(() =>
-  import('../deferred-parts.ts').then((parts) => ({ default: parts.PaymentDrawer })),
-);
+const PaymentDrawer = deferredPart('PaymentDrawer');
 
 /** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
 const SEARCH_STEP = 1000;

@@ -1,9 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 
-const ExportButton = lazy(() =>
-  import('../deferred-parts.ts').then((parts) => ({ default: parts.ExportButton })),
-);
+const ExportButton = deferredPart('ExportButton');
 
 /** The export of the view, in the deferred chunk; until its code arrives, its controls wait disabled in place. */
 export function ExportControls({ view }: { view: ListView }) {

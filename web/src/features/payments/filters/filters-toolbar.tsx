@@ -1,14 +1,13 @@
 import type { AppConfig } from '@payments/shared';
 import { KNOWN_STATUSES } from '@payments/shared/rules';
-import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsFilters } from './payments-filters.tsx';
 
-const IgnoredParamsNotice = lazy(() =>
-  import('../deferred-parts.ts').then((parts) => ({ default: parts.IgnoredParamsNotice })),
-);
+const IgnoredParamsNotice = deferredPart('IgnoredParamsNotice');
 
 interface Props {
   view: ListView;

@@ -1,9 +1,10 @@
 import type { AppConfig } from '@payments/shared';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 import { RefreshButton } from './refresh-button.tsx';
 
-const Freshness = lazy(() => import('../deferred-parts.ts').then((parts) => ({ default: parts.Freshness })));
+const Freshness = deferredPart('Freshness');
 
 /** "Updated 10:42" (and newer payments to show) once its code is in, and Refresh: both start the list over. */
 export function FreshnessControls({ view, config }: { view: ListView; config: AppConfig }) {

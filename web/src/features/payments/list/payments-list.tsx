@@ -1,15 +1,14 @@
 import type { AppConfig } from '@payments/shared';
-import { lazy, type ReactNode, Suspense, useMemo } from 'react';
+import { type ReactNode, Suspense, useMemo } from 'react';
 import { companyNames } from '../fields/company-names.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
 import { useCountedSummary } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
 import { listViewQuery } from '../view/list-view.ts';
 import { PaymentsTable } from './payments-table.tsx';
 import { usePaymentRows } from './use-payment-rows.ts';
 
-const KeyboardShortcuts = lazy(() =>
-  import('../deferred-parts.ts').then((parts) => ({ default: parts.KeyboardShortcuts })),
-);
+const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
 
 interface Props {
   view: ListView;

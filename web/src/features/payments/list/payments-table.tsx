@@ -1,6 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import {
-  lazy,
   type MouseEvent,
   type ReactNode,
   Suspense,
@@ -19,6 +18,7 @@ import {
 } from '../fields/column-preferences.ts';
 import { paymentCompanyId } from '../fields/company-names.ts';
 import type { ValueContext } from '../fields/field-content.tsx';
+import { deferredPart } from '../load-deferred-parts.ts';
 import { ColumnChooser } from './column-chooser.tsx';
 import { ListFooter, type ListTotal } from './list-footer.tsx';
 import { NUMERIC_COLUMNS, paymentColumns, shownByDefault, statusColumnWidth } from './payment-columns.ts';
@@ -30,11 +30,8 @@ import { useRowFocus } from './use-row-focus.ts';
 import { CARD_HEIGHT, useSmallScreen } from './use-small-screen.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
 
-const statePanels = () => import('../deferred-parts.ts');
-const EmptyListPanel = lazy(() => statePanels().then((parts) => ({ default: parts.EmptyListPanel })));
-const FirstPageErrorPanel = lazy(() =>
-  statePanels().then((parts) => ({ default: parts.FirstPageErrorPanel })),
-);
+const EmptyListPanel = deferredPart('EmptyListPanel');
+const FirstPageErrorPanel = deferredPart('FirstPageErrorPanel');
 
 const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add

@@ -1,12 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
 
 // The figures with their chart are not part of the first view: their code comes with the deferred chunk, which
 // app/first-requests.ts asks for while the first rows load.
-const SummaryBar = lazy(() =>
-  import('../deferred-parts.ts').then((parts) => ({ default: parts.SummaryBar })),
-);
+const SummaryBar = deferredPart('SummaryBar');
 
 interface Props {
   view: ListView;
