@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
@@ -87,9 +88,18 @@ afterEach(() => {
 
 const status = () => screen.getByTestId('export-status');
 
+/** The button in a query client of its own, as the app provides one: the export is a mutation. */
+function renderButton(shown: ListView) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ExportButton view={shown} />
+    </QueryClientProvider>,
+  );
+}
+
 async function startExport(shown: ListView = view, { rendered = false } = {}) {
   const download = serveCsvStream();
-  if (!rendered) render(<ExportButton view={shown} />);
+  if (!rendered) renderButton(shown);
   fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
   return download;
 }
@@ -166,7 +176,7 @@ describe('ExportButton', () => {
   });
 
   it('exports every column when "All columns" is ticked', async () => {
-    render(<ExportButton view={view} />);
+    renderButton(view);
     fireEvent.click(screen.getByRole('checkbox', { name: 'All columns' }));
     const download = await startExport(view, { rendered: true });
     expect(download.url.searchParams.has('columns')).toBe(false);
@@ -211,7 +221,7 @@ describe('ExportButton', () => {
           },
         ),
     );
-    render(<ExportButton view={view} />);
+    renderButton(view);
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() =>
       expect(status().textContent).toBe(

@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { loadColumnVisibility } from '../fields/column-preferences.ts';
-import { formatBytes, formatCount } from '../fields/number-text.ts';
 import type { ListView } from '../view/list-view.ts';
 import { visibleExportColumns } from './export-columns.ts';
 import { useExportPayments } from './use-export-payments.ts';
@@ -10,22 +9,14 @@ import { useExportPayments } from './use-export-payments.ts';
  * cancel, and the outcome announced.
  */
 export function ExportButton({ view }: { view: ListView }) {
-  const { state, start, cancel } = useExportPayments();
+  const { running, status, start, cancel } = useExportPayments();
   const [allColumns, setAllColumns] = useState(false);
   const allId = useId();
-  const running = state.phase === 'running';
-  const message =
-    state.phase === 'running'
-      ? `Exporting… ${rowCount(state.progress.rows)}, ${formatBytes(state.progress.bytes)}`
-      : state.phase === 'done'
-        ? `Saved ${state.fileName}: ${rowCount(state.rows)}.`
-        : state.phase === 'cancelled'
-          ? 'Export cancelled.'
-          : state.phase === 'failed'
-            ? state.message
-            : '';
   const startExport = () =>
-    void start(view, allColumns ? undefined : visibleExportColumns(loadColumnVisibility(), view.group));
+    start({
+      view,
+      columns: allColumns ? undefined : visibleExportColumns(loadColumnVisibility(), view.group),
+    });
   return (
     <div className="export">
       {running ? (
@@ -52,14 +43,10 @@ export function ExportButton({ view }: { view: ListView }) {
         role="status"
         aria-live="polite"
         data-testid="export-status"
-        title={message || undefined}
+        title={status || undefined}
       >
-        {message}
+        {status}
       </span>
     </div>
   );
-}
-
-function rowCount(rows: number): string {
-  return `${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}`;
 }
