@@ -1,12 +1,13 @@
 import type { AppConfig } from '@payments/shared';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useMatch, useNavigate } from 'react-router';
+import { useLocation, useMatch, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
+import { findPayment } from './find-payment.ts';
 
 const PaymentDrawer = deferredPart('PaymentDrawer');
 
@@ -19,6 +20,9 @@ const SEARCH_STEP = 1000;
  */
 export function DeepLinkedPayment({ view, config }: { view: ListView; config: AppConfig }) {
   const paymentId = useMatch(paths.paymentPattern)?.params.paymentId ?? null;
+  // the company of the row that was opened (payments-table.tsx), where a row was
+  const opened: unknown = (useLocation().state as { company?: unknown } | null)?.company;
+  const company = typeof opened === 'string' ? opened : undefined;
   const navigate = useNavigate();
   const list = usePaymentRows(view, { watchOnly: true });
   const { rows, companyIds, fetchNextPage, isFetching } = list;
@@ -26,8 +30,8 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
   // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
   const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);
   const paymentIndex = useMemo(
-    () => (paymentId === null ? -1 : rows.findIndex((row) => String(row.id) === paymentId)),
-    [rows, paymentId],
+    () => (paymentId === null ? -1 : findPayment({ rows, companyIds }, paymentId, company)),
+    [rows, companyIds, paymentId, company],
   );
   const payment = rows[paymentIndex];
   const searching =
@@ -44,18 +48,21 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
   const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
 
   // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start.
-  const shownId = useRef<string | null>(null);
+  const shownRow = useRef<string | null>(null);
+  const shownCompany = companyIds[paymentIndex];
   useEffect(() => {
     if (paymentId !== null) {
-      shownId.current = paymentId;
+      const ofCompany = shownCompany === undefined ? '' : `[data-company-id="${CSS.escape(shownCompany)}"]`;
+      shownRow.current = `[data-row-id="${CSS.escape(paymentId)}"]${ofCompany} a`;
       return;
     }
-    const id = shownId.current;
-    shownId.current = null;
-    if (id === null) return;
-    const link = document.querySelector<HTMLElement>(`[data-row-id="${CSS.escape(id)}"] a`);
-    (link ?? document.querySelector<HTMLElement>('[data-row-link]'))?.focus();
-  }, [paymentId]);
+    const row = shownRow.current;
+    shownRow.current = null;
+    if (row === null) return;
+    (
+      document.querySelector<HTMLElement>(row) ?? document.querySelector<HTMLElement>('[data-row-link]')
+    )?.focus();
+  }, [paymentId, shownCompany]);
 
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   if (paymentId === null) return null;

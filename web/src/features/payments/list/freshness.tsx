@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { formatCount } from '../fields/number-text.ts';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from './get-payments.ts';
+import { rowIdentity } from './merge-rows.ts';
 import { useNewerPayments } from './newer-payments.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
 
@@ -17,11 +18,11 @@ export function Freshness({ view, pollSeconds, timeZone }: Props) {
   const queryClient = useQueryClient();
   const { firstPage, updatedAt: at } = usePaymentRows(view, { watchOnly: true });
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later
-  const shown = useMemo(
-    () =>
-      firstPage?.data[0] === undefined ? null : { newestId: String(firstPage.data[0].id), firstPage, at },
-    [firstPage],
-  );
+  const shown = useMemo(() => {
+    const newest = firstPage?.data[0];
+    if (firstPage === undefined || newest === undefined) return null;
+    return { newest: rowIdentity(newest, firstPage.company_ids?.[0]), firstPage, at };
+  }, [firstPage]);
   const newer = useNewerPayments(view, shown, pollSeconds);
   if (newer === null) return null;
   const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(

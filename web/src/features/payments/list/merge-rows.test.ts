@@ -1,6 +1,6 @@
 import type { PaymentPage } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
-import { createRowMerger } from './merge-rows.ts';
+import { createRowMerger, rowIdentity } from './merge-rows.ts';
 
 const page = (ids: Array<string | number>, more = true): PaymentPage => ({
   data: ids.map((id) => ({ id, status: 'COMPLETED' })),
@@ -37,7 +37,7 @@ describe('merging loaded pages into rows', () => {
   });
 
   it('merges nothing into nothing', () => {
-    expect(mergeRows([])).toEqual({ rows: [], companyIds: [], extraFields: [], statuses: [] });
+    expect(mergeRows([])).toEqual({ rows: [], companyIds: [], keys: [], extraFields: [], statuses: [] });
   });
 
   it('gives the same rows as a fresh merge when pages are appended, and starts over when they are not', () => {
@@ -56,9 +56,46 @@ describe('merging loaded pages into rows', () => {
   it("keeps each row's company from a group's pages beside it, the first copy's when a row repeats", () => {
     const merged = createRowMerger()([
       { ...page(['a', 'b']), company_ids: ['acme', 'acme-eu'] },
-      { ...page(['b', 'c'], false), company_ids: ['acme-us', 'acme-jp'] },
+      { ...page(['b', 'c'], false), company_ids: ['acme-eu', 'acme-jp'] },
     ]);
     expect(merged.rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
     expect(merged.companyIds).toEqual(['acme', 'acme-eu', 'acme-jp']);
+  });
+
+  it('keeps every row of a group whose companies each number their payments 1, 2, 3', () => {
+    const merged = createRowMerger()([
+      { ...page([1, 1, 2]), company_ids: ['acme-eu', 'acme-us', 'acme-eu'] },
+      { ...page(['2', 3, 3], false), company_ids: ['acme-us', 'acme-eu', 'acme-us'] },
+    ]);
+    expect(merged.rows.map((r) => r.id)).toEqual([1, 1, 2, '2', 3, 3]);
+    expect(merged.companyIds).toEqual(['acme-eu', 'acme-us', 'acme-eu', 'acme-us', 'acme-eu', 'acme-us']);
+    expect(new Set(merged.keys).size).toBe(6);
+  });
+
+  it('tells rows apart by their company where no page names it, from their own company_id', () => {
+    const merged = mergeRows([
+      {
+        data: [
+          { id: 1, company_id: 'acme-eu' },
+          { id: 1, company_id: 'acme-us' },
+          { id: '1', company_id: 'acme-eu' },
+        ],
+        next_cursor: null,
+        has_more: false,
+      },
+    ]);
+    expect(merged.rows).toEqual([
+      { id: 1, company_id: 'acme-eu' },
+      { id: 1, company_id: 'acme-us' },
+    ]);
+  });
+});
+
+describe('row identity', () => {
+  it('is the company and the id together, and no company can run into the id', () => {
+    expect(rowIdentity({ id: 7 }, 'acme')).toBe(rowIdentity({ id: '7' }, 'acme'));
+    expect(rowIdentity({ id: 7 }, 'acme')).not.toBe(rowIdentity({ id: 7 }, 'acme-eu'));
+    expect(rowIdentity({ id: '1:x' }, 'a')).not.toBe(rowIdentity({ id: 'x' }, 'a:1'));
+    expect(rowIdentity({ id: 7, company_id: 'acme' }, undefined)).toBe(rowIdentity({ id: 7 }, 'acme'));
   });
 });

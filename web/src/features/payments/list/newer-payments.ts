@@ -2,6 +2,7 @@ import { LIMIT_MAX } from '@payments/shared/rules';
 import { useQuery } from '@tanstack/react-query';
 import type { ListView } from '../view/list-view.ts';
 import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
+import { rowIdentity } from './merge-rows.ts';
 
 export interface Newer {
   /** Payments newer than the newest one shown. */
@@ -12,9 +13,12 @@ export interface Newer {
   checkedAt: number;
 }
 
-/** How many of `page`'s rows come before the payment `newestId`: those that arrived since it was shown. */
-export function countNewer(page: ListPage, newestId: string): { count: number; more: boolean } {
-  const index = page.data.findIndex((row) => String(row.id) === newestId);
+/**
+ * How many of `page`'s rows come before the row `newest` (its rowIdentity: in a group, another company's payment
+ * may have the same id): those that arrived since it was shown.
+ */
+export function countNewer(page: ListPage, newest: string): { count: number; more: boolean } {
+  const index = page.data.findIndex((row, i) => rowIdentity(row, page.company_ids?.[i]) === newest);
   return index >= 0 ? { count: index, more: false } : { count: page.data.length, more: true };
 }
 
@@ -26,13 +30,13 @@ export function countNewer(page: ListPage, newestId: string): { count: number; m
  */
 export function useNewerPayments(
   view: ListView,
-  shown: { newestId: string; firstPage: ListPage; at: number } | null,
+  shown: { newest: string; firstPage: ListPage; at: number } | null,
   pollSeconds: number,
 ): Newer | null {
   const pollMs = pollSeconds * 1000;
   const head = { ...view, limit: LIMIT_MAX };
   const query = useQuery({
-    queryKey: ['newer', ...paymentsQueryKey(view), shown?.newestId],
+    queryKey: ['newer', ...paymentsQueryKey(view), shown?.newest],
     queryFn: ({ signal }) => getPaymentsPage(head, null, signal, true),
     enabled: shown !== null,
     initialData: shown?.firstPage,
@@ -44,5 +48,5 @@ export function useNewerPayments(
     retry: false,
   });
   if (shown === null || query.data === undefined) return null;
-  return { ...countNewer(query.data, shown.newestId), checkedAt: query.dataUpdatedAt };
+  return { ...countNewer(query.data, shown.newest), checkedAt: query.dataUpdatedAt };
 }

@@ -17,7 +17,8 @@ export interface CellLayout {
 
 interface Props {
   row: Payment;
-  /** The name of the row's company, in a group's list. */
+  /** The row's company and its name, in a group's list: ids repeat across companies. */
+  companyId?: string | undefined;
   company?: string | undefined;
   /** The row's position in the whole list. */
   index: number;
@@ -39,6 +40,7 @@ interface Props {
  */
 export const PaymentRow = memo(function PaymentRow({
   row,
+  companyId,
   company,
   index,
   active,
@@ -51,7 +53,12 @@ export const PaymentRow = memo(function PaymentRow({
 }: Props) {
   const id = String(row.id);
   return (
-    <tr aria-rowindex={index + 2} data-row-id={id} className="grid__row grid__row--data">
+    <tr
+      aria-rowindex={index + 2}
+      data-row-id={id}
+      data-company-id={companyId}
+      className="grid__row grid__row--data"
+    >
       {cells.map((cell) => (
         // keyed by column: a reused row element keeps its cells and only their text changes
         <td key={cell.id} className={cell.className} style={cell.style} data-column={cell.id}>

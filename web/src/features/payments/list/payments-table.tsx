@@ -99,7 +99,8 @@ export function PaymentsTable({
   const totalWidth = visibleColumns.reduce((sum, column) => sum + column.size, 0);
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
-  const getItemKey = useCallback((index: number) => (rows[index] ? String(rows[index].id) : index), [rows]);
+  const { keys } = list;
+  const getItemKey = useCallback((index: number) => keys[index] ?? index, [keys]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -151,7 +152,12 @@ export function PaymentsTable({
       if (!to || event.defaultPrevented || event.button !== 0) return;
       if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
       event.preventDefault();
-      navigate(to, { replace: to === `${window.location.pathname}${window.location.search}` });
+      // The address names the payment by its id alone; which company's row was opened travels beside it.
+      const company = link?.closest<HTMLElement>('tr')?.dataset.companyId;
+      navigate(to, {
+        replace: to === `${window.location.pathname}${window.location.search}`,
+        state: company === undefined ? null : { company },
+      });
     },
     [navigate],
   );
@@ -234,13 +240,14 @@ export function PaymentsTable({
             >
               {items.map((item, i) => {
                 const row = rows[item.index];
-                return row ? (
+                if (!row) return null;
+                const companyId = group ? paymentCompanyId(row, companyIds[item.index], '') : undefined;
+                return (
                   <PaymentRow
                     key={rowKeys[i]}
                     row={row}
-                    company={
-                      group ? companyName(paymentCompanyId(row, companyIds[item.index], '')) : undefined
-                    }
+                    companyId={companyId}
+                    company={companyId === undefined ? undefined : companyName(companyId)}
                     index={item.index}
                     active={item.index === activeRow}
                     search={search}
@@ -250,7 +257,7 @@ export function PaymentsTable({
                     onBlurRow={onRowBlur}
                     onRowKeyDown={onRowKeyDown}
                   />
-                ) : null;
+                );
               })}
             </tbody>
           )}
