@@ -5,7 +5,13 @@ import type { PaymentRows } from './use-payment-rows.ts';
 /** What the footer reads of the list's loading state. */
 type ListState = Pick<
   PaymentRows,
-  'isPending' | 'isError' | 'error' | 'isFetchNextPageError' | 'hasNextPage' | 'isFetchingNextPage' | 'retry'
+  | 'awaitingRows'
+  | 'isError'
+  | 'error'
+  | 'isFetchNextPageError'
+  | 'hasNextPage'
+  | 'isFetchingNextPage'
+  | 'retry'
 >;
 
 /** How many payments the view holds, once counted; `complete: false` when the count stopped at its cap. */
@@ -48,7 +54,7 @@ export function ListFooter({
 }
 
 function listStatus(count: number, total: ListTotal | null, list: ListState): string {
-  if (list.isPending) return 'Loading payments…';
+  if (list.awaitingRows) return 'Loading payments…';
   if (list.isError && count === 0) return 'No payments loaded.';
   // "of N" only while more follow: at the end of the list the rows loaded are all there are
   const of =

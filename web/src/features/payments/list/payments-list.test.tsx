@@ -132,3 +132,42 @@ describe("a group's list, whose companies each number their payments 1, 2, 3", (
     ]);
   });
 });
+
+describe('pages shorter than the limit, or empty while more follow', () => {
+  it('keep loading past empty pages, and never say the list is empty while more follow', async () => {
+    const { cursors, release } = serveList(
+      {
+        first: { data: [], next_cursor: 'c1', has_more: true },
+        c1: { data: [], next_cursor: 'c2', has_more: true },
+        c2: { data: [{ id: 'p1' }, { id: 'p2' }], next_cursor: 'c3', has_more: true },
+        c3: { data: [{ id: 'p3' }], next_cursor: null, has_more: false },
+      },
+      { held: true },
+    );
+    renderList(DEFAULT_VIEW);
+    for (let page = 0; page < 2; page++) {
+      await release();
+      expect(status().textContent).toBe('Loading payments…');
+      expect(screen.getByTestId('skeleton')).toBeTruthy();
+      expect(screen.queryByText(/No payments match/)).toBeNull();
+    }
+    // two rows do not fill the window: the next page is asked for at once
+    await release();
+    await release();
+    await waitFor(() => expect(status().textContent).toBe('3 payments loaded · end of list'));
+    expect(cursors).toEqual([null, 'c1', 'c2', 'c3']);
+    expect(drawnRows()).toEqual(['/p1', '/p2', '/p3']);
+    expect(screen.queryByText(/No payments match/)).toBeNull();
+  });
+
+  it('say "No payments match" only once the list has ended without rows', async () => {
+    const { cursors } = serveList({
+      first: { data: [], next_cursor: 'c1', has_more: true },
+      c1: { data: [], next_cursor: null, has_more: false },
+    });
+    renderList({ ...DEFAULT_VIEW, status: 'FAILED' });
+    expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
+    expect(status().textContent).toBe('0 payments loaded · end of list');
+    expect(cursors).toEqual([null, 'c1']);
+  });
+});

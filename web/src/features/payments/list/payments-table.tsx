@@ -195,9 +195,10 @@ export function PaymentsTable({
     [columns, stored],
   );
 
-  const firstLoad = list.isPending;
+  const firstLoad = list.awaitingRows;
   const failedFirst = list.isError && rows.length === 0 && !list.isFetchNextPageError;
-  const empty = !firstLoad && !list.isError && rows.length === 0;
+  // empty only once the list has ended: a page may be empty while more follow
+  const empty = !firstLoad && !list.isError && !list.hasNextPage && rows.length === 0;
 
   return (
     <section className="payments" aria-label="Payments list">

@@ -6,7 +6,9 @@ const READ_AHEAD_ROWS = 20;
 
 /**
  * When the next page loads: while half a page of rows (20 at least) is still ahead of the last one drawn, so
- * scrolling rarely meets the end; not as the first view is drawn, whose rows are all the user sees yet.
+ * scrolling rarely meets the end; not as a first view that fills the screen is drawn, whose rows are all the user
+ * sees yet. Pages may be shorter than the limit, or empty while more follow: rows that do not reach that far,
+ * none at all included, make it ask at once, and again after each page, until the list fills or ends.
  */
 export function useNextPageLoading(
   list: Pick<
@@ -19,7 +21,8 @@ export function useNextPageLoading(
   const rowCount = list.rows.length;
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list;
   useEffect(() => {
-    if (lastDrawnIndex < 0 || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
-    if (lastDrawnIndex >= rowCount - Math.max(Math.ceil(limit / 2), READ_AHEAD_ROWS)) fetchNextPage();
+    if (!hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
+    const ahead = Math.max(Math.ceil(limit / 2), READ_AHEAD_ROWS);
+    if (rowCount === 0 || (lastDrawnIndex >= 0 && lastDrawnIndex >= rowCount - ahead)) fetchNextPage();
   }, [lastDrawnIndex, rowCount, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, limit]);
 }

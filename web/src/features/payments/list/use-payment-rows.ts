@@ -6,8 +6,11 @@ import { createRowMerger, type MergedRows } from './merge-rows.ts';
 
 /** The view's rows as every part of the page reads them, and where their loading stands. */
 export interface PaymentRows extends MergedRows {
-  /** No answer yet for the first page. */
-  isPending: boolean;
+  /**
+   * No row yet, and some to come: the first page is on its way, or the pages so far were empty while the
+   * upstream says more follow. Only once the list has ended without rows is it empty.
+   */
+  awaitingRows: boolean;
   isError: boolean;
   error: unknown;
   /** The error is a further page's: the rows already loaded stay. */
@@ -42,7 +45,7 @@ export function usePaymentRows(view: ListView, { watchOnly = false } = {}): Paym
   );
   return {
     ...merged,
-    isPending: query.isPending,
+    awaitingRows: query.isPending || (merged.rows.length === 0 && query.hasNextPage && !query.isError),
     isError: query.isError,
     error: query.error,
     isFetchNextPageError,
