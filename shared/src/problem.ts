@@ -17,6 +17,7 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_parameter: 'Invalid parameter',
   invalid_cursor: 'Invalid cursor',
   cursor_mismatch: 'Cursor does not match the filters',
+  cursor_expired: 'Cursor expired',
   forbidden_company: 'Company not allowed',
   unauthenticated: 'Sign-in required',
   invalid_credentials: 'Wrong username or password',

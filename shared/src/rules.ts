@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'invalid_parameter',
   'invalid_cursor',
   'cursor_mismatch',
+  'cursor_expired',
   'forbidden_company',
   'unauthenticated',
   'invalid_credentials',

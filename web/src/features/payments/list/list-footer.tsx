@@ -22,16 +22,18 @@ export interface ListTotal {
 
 /**
  * How many rows are loaded, of how many once the summary has counted them, and whether more follow; a further
- * page's failure with its Retry.
+ * page's failure with its Retry; that the list started over (`restarted`, see use-expired-cursor-restart.ts).
  */
 export function ListFooter({
   count,
   total,
   list,
+  restarted,
 }: {
   count: number;
   total: ListTotal | null;
   list: ListState;
+  restarted: boolean;
 }) {
   return (
     <footer className="payments__footer">
@@ -48,6 +50,11 @@ export function ListFooter({
             Retry
           </button>
         </div>
+      )}
+      {restarted && (
+        <p className="notice" role="status">
+          The list was restarted because its position expired.
+        </p>
       )}
     </footer>
   );

@@ -171,3 +171,64 @@ describe('pages shorter than the limit, or empty while more follow', () => {
     expect(cursors).toEqual([null, 'c1']);
   });
 });
+
+describe('a list whose position expired', () => {
+  it('starts over from its first page and says so', async () => {
+    let restarted = false;
+    const expired = json(
+      {
+        type: 'x',
+        title: 'Cursor expired',
+        status: 400,
+        detail: 'the position expired',
+        code: 'cursor_expired',
+      },
+      400,
+    );
+    const firstPage = (): Page => ({
+      data: [{ id: restarted ? 'new' : 'p1' }],
+      next_cursor: restarted ? null : 'c1',
+      has_more: !restarted,
+    });
+    const cursors: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+      cursors.push(cursor);
+      if (cursor === null) return json(firstPage());
+      restarted = true;
+      return expired.clone();
+    });
+    renderList(DEFAULT_VIEW);
+    await waitFor(() => expect(status().textContent).toBe('1 payment loaded · end of list'));
+    expect(cursors).toEqual([null, 'c1', null]);
+    expect(drawnRows()).toEqual(['/new']);
+    expect(screen.getByText('The list was restarted because its position expired.')).toBeTruthy();
+    expect(screen.queryByText(/Could not load more/)).toBeNull();
+  });
+
+  it('shows the error instead of starting over again when the new position expires at once', async () => {
+    const expired = json(
+      {
+        type: 'x',
+        title: 'Cursor expired',
+        status: 400,
+        detail: 'the position expired',
+        code: 'cursor_expired',
+      },
+      400,
+    );
+    const cursors: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+      cursors.push(cursor);
+      return cursor === null
+        ? json({ data: [{ id: 'p1' }], next_cursor: 'c1', has_more: true })
+        : expired.clone();
+    });
+    renderList(DEFAULT_VIEW);
+    expect(
+      await screen.findByText(/Could not load more: The position in this list has expired/),
+    ).toBeTruthy();
+    expect(cursors).toEqual([null, 'c1', null, 'c1']);
+  });
+});

@@ -6,6 +6,7 @@ import { useCountedSummary } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
 import { listViewQuery } from '../view/list-view.ts';
 import { PaymentsTable } from './payments-table.tsx';
+import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
 
 const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
@@ -21,6 +22,7 @@ interface Props {
 /** The view's payments: its rows as they load, its footer with the count so far, its keyboard shortcuts. */
 export function PaymentsList({ view, config, summary, onChange }: Props) {
   const list = usePaymentRows(view);
+  const restarted = useExpiredCursorRestart(view, list);
   const counted = useCountedSummary(view);
   const total = useMemo(
     () => (counted === null ? null : { count: counted.count, complete: counted.complete }),
@@ -42,6 +44,7 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
         group={view.group}
         companyName={companyName}
         total={total}
+        restarted={restarted}
         summary={summary}
         context={context}
         search={listViewQuery(view)}

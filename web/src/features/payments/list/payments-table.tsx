@@ -54,6 +54,8 @@ interface Props {
   limit: number;
   /** How many payments the view holds, once counted. */
   total: ListTotal | null;
+  /** The list started over because its position expired. */
+  restarted: boolean;
   /** The figures of the view, beside the table's tools: the rows keep the height a bar of its own would take. */
   summary: ReactNode;
   onClearFilters: () => void;
@@ -78,6 +80,7 @@ export function PaymentsTable({
   search,
   limit,
   total,
+  restarted,
   summary,
   onClearFilters,
   hasFilters,
@@ -268,7 +271,7 @@ export function PaymentsTable({
           {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retry} />}
         </Suspense>
       </div>
-      <ListFooter count={rows.length} total={total} list={list} />
+      <ListFooter count={rows.length} total={total} list={list} restarted={restarted} />
     </section>
   );
 }
