@@ -42,7 +42,7 @@ export function FiltersToolbar({ view, config, onChange, switcher, children }: P
       </Suspense>
       <div className={`toolbar${open ? ' toolbar--filters-open' : ''}`}>
         {switcher}
-        {/* small screens only (app.css): the filters fold into a panel behind this button */}
+        {/* small screens only (styles/narrow-screens.css): the filters fold into a panel behind this button */}
         <button
           type="button"
           className="button filters-toggle"

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** Below 640 px wide the list is a column of cards (app.css draws them), each this tall. */
+/** Below 640 px wide the list is a column of cards (app/styles/narrow-screens.css draws them), each this tall. */
 const QUERY = '(max-width: 639px)';
 export const CARD_HEIGHT = 84;
 
