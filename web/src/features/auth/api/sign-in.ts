@@ -4,7 +4,7 @@ import { bff, quietFetch, readJson } from '../../../lib/api-client.ts';
 import { sessionQueryOptions } from './get-session.ts';
 
 /** `POST /api/session`: sets the HttpOnly session cookie and answers with the session. */
-export async function signIn(credentials: SignIn) {
+async function signIn(credentials: SignIn) {
   return readJson(await bff.api.session.$post({ json: credentials }, { fetch: quietFetch }), sessionSchema);
 }
 

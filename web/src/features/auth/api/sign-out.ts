@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { bff, quietFetch } from '../../../lib/api-client.ts';
 
 /** `DELETE /api/session`: the server ends the session (with `everywhere`, every session of the user). */
-export async function signOut(everywhere: boolean): Promise<void> {
+async function signOut(everywhere: boolean): Promise<void> {
   await bff.api.session.$delete(
     { query: { everywhere: everywhere ? 'true' : 'false' } },
     { fetch: quietFetch },

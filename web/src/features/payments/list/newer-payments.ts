@@ -4,7 +4,7 @@ import type { ListView } from '../view/list-view.ts';
 import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
 import { rowIdentity } from './merge-rows.ts';
 
-export interface Newer {
+interface Newer {
   /** Payments newer than the newest one shown. */
   count: number;
   /** More than one page of them arrived: `count` is a lower bound. */

@@ -6,7 +6,7 @@ import { COMPANY_NAME_COLUMN, fieldLabel } from '../fields/field-labels.ts';
  * themselves (payment-row.tsx), so this is all a column is; which ones show is the user's choice
  * (column-preferences.ts).
  */
-export interface PaymentColumn {
+interface PaymentColumn {
   id: string;
   header: string;
   size: number;

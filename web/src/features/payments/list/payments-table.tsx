@@ -277,7 +277,7 @@ export function PaymentsTable({
 }
 
 /** Placeholder rows while the first page loads. */
-export function SkeletonBody({ columnCount }: { columnCount: number }) {
+function SkeletonBody({ columnCount }: { columnCount: number }) {
   return (
     <tbody className="grid__skeleton" data-testid="skeleton">
       {Array.from({ length: 12 }, (_, i) => (
