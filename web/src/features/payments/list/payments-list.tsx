@@ -22,12 +22,9 @@ interface Props {
 /** The view's payments: its rows as they load, its footer with the count so far, its keyboard shortcuts. */
 export function PaymentsList({ view, config, summary, onChange }: Props) {
   const list = usePaymentRows(view);
-  const restarted = useExpiredCursorRestart(view, list);
+  // the view's figures once counted: the footer says of how many
   const counted = useCountedSummary(view);
-  const total = useMemo(
-    () => (counted === null ? null : { count: counted.count, complete: counted.complete }),
-    [counted],
-  );
+  const restarted = useExpiredCursorRestart(view, list);
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   // one object while the config is the same: the memoized rows compare it by identity
   const context = useMemo(
@@ -43,7 +40,7 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
         list={list}
         group={view.group}
         companyName={companyName}
-        total={total}
+        total={counted}
         restarted={restarted}
         summary={summary}
         context={context}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/api-error.ts';
-import type { ListView } from '../view/list-view.ts';
+import { type ListView, listViewQuery } from '../view/list-view.ts';
 import { paymentsQueryKey } from './get-payments.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
 
@@ -20,18 +20,18 @@ export function useExpiredCursorRestart(
   list: Pick<PaymentRows, 'isFetchNextPageError' | 'error'>,
 ): boolean {
   const queryClient = useQueryClient();
-  const viewId = JSON.stringify(paymentsQueryKey(view));
+  const viewId = listViewQuery(view);
   const [restartedView, setRestartedView] = useState<string | null>(null);
-  const lastRestart = useRef({ viewId: '', at: Number.NEGATIVE_INFINITY });
+  const lastRestart = useRef<{ viewId: string | null; at: number }>({ viewId: null, at: 0 });
   const expired = list.isFetchNextPageError && isApiError(list.error) && list.error.code === 'cursor_expired';
   useEffect(() => {
     if (!expired) return;
     const now = Date.now();
-    if (lastRestart.current.viewId === viewId && now - lastRestart.current.at < RESTART_AT_MOST_EVERY_MS)
-      return;
+    const last = lastRestart.current;
+    if (last.viewId === viewId && now - last.at < RESTART_AT_MOST_EVERY_MS) return;
     lastRestart.current = { viewId, at: now };
     setRestartedView(viewId);
-    void queryClient.resetQueries({ queryKey: JSON.parse(viewId), exact: true });
-  }, [expired, viewId, queryClient]);
+    void queryClient.resetQueries({ queryKey: paymentsQueryKey(view), exact: true });
+  }, [expired, view, viewId, queryClient]);
   return restartedView === viewId;
 }
