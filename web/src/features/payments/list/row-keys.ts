@@ -11,7 +11,7 @@
  *   DOM in row order (a move re-inserts the element: it costs as much as a new one and drops focus).
  */
 export interface RowKeyInput {
-  /** Stable identity of the row's data (its payment id). */
+  /** Stable identity of the row's data (its rowIdentity: company and payment id). */
   id: string;
   pinned: boolean;
 }
