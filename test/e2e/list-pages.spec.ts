@@ -139,17 +139,25 @@ test('empty and short pages while more follow: the list keeps loading, and is ne
 
 test('a list of empty pages says it is empty only once it has ended', async ({ page }) => {
   const emptyPanelSeen = await watchForEmptyPanel(page);
-  await servePages(
-    page,
-    {
-      first: { data: [], next_cursor: 'e1', has_more: true },
-      e1: { data: [], next_cursor: null, has_more: false },
-    },
-    400,
-  );
+  // the last page is held until the screen before it has been looked at
+  let release: () => void = () => {};
+  const lastPageHeld = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let lastPageAsked = false;
+  await page.route('**/api/payments?*', async (route) => {
+    if (new URL(route.request().url()).searchParams.get('cursor') === null)
+      return route.fulfill({ json: { data: [], next_cursor: 'e1', has_more: true } });
+    lastPageAsked = true;
+    await lastPageHeld;
+    await route.fulfill({ json: { data: [], next_cursor: null, has_more: false } });
+  });
   await page.goto('/?company=acme-us&status=FAILED');
+  await expect.poll(() => lastPageAsked).toBe(true);
+  await expect(page.getByTestId('list-status')).toHaveText('Loading payments…');
   await expect(page.getByTestId('skeleton')).toBeVisible();
   expect(await emptyPanelSeen()).toBe(false);
+  release();
   await expect(page.getByText('No payments match these filters.')).toBeVisible();
   await expect(page.getByTestId('list-status')).toHaveText('0 payments loaded · end of list');
 });
