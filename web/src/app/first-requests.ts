@@ -1,8 +1,9 @@
 import { SIGNED_IN_HINT_COOKIE } from '@payments/shared/rules';
 import { isListPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
-import { paymentsQueryOptions } from '../features/payments/api/get-payments.ts';
-import { parseListView } from '../features/payments/utils/list-search-params.ts';
+import { paymentsQueryOptions } from '../features/payments/list/get-payments.ts';
+import { loadDeferredParts } from '../features/payments/load-deferred-parts.ts';
+import { parseListView } from '../features/payments/view/list-view.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 
@@ -33,7 +34,7 @@ function startFirstRequests(): Promise<unknown> {
   ]);
   // The summary's code travels with these; the count itself is asked for by the summary bar once the first view
   // is drawn: on a slow line its stream would otherwise share the bandwidth with the first rows.
-  void import('../features/payments/deferred-parts.ts');
+  void loadDeferredParts();
   return Promise.race([answers, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
 }
 

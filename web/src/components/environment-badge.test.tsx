@@ -2,9 +2,9 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvironmentBadge } from './environment-badge.tsx';
 
-// Vitest empties CSS imports (even `?raw`), so the app's real stylesheet is read from disk. Node's fs is loaded
-// by name because the web project is type-checked without Node's types; the base is a variable so Vite does not
-// turn `new URL(…, import.meta.url)` into an asset URL.
+// Vitest empties CSS imports (even `?raw`), so the app's real stylesheets (app.css and the files it imports) are
+// read from disk. Node's fs is loaded by name because the web project is type-checked without Node's types; the
+// base is a variable so Vite does not turn `new URL(…, import.meta.url)` into an asset URL.
 let css = '';
 beforeAll(async () => {
   const moduleName = 'node:fs/promises';
@@ -12,7 +12,10 @@ beforeAll(async () => {
     readFile: (path: URL, encoding: 'utf8') => Promise<string>;
   };
   const here = import.meta.url;
-  css = await fs.readFile(new URL('../app/app.css', here), 'utf8');
+  const app = new URL('../app/app.css', here);
+  const imports = [...(await fs.readFile(app, 'utf8')).matchAll(/@import "([^"]+)";/g)];
+  const sheets = await Promise.all(imports.map(([, path]) => fs.readFile(new URL(path ?? '', app), 'utf8')));
+  css = sheets.join('\n');
 });
 afterEach(cleanup);
 

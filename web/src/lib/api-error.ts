@@ -87,6 +87,8 @@ export function errorMessage(error: unknown): string {
     case 'cursor_mismatch':
     case 'invalid_cursor':
       return 'This list is out of date. Refresh to start again.';
+    case 'cursor_expired':
+      return 'The position in this list has expired. Refresh to start again.';
     default:
       return error.detail || 'Something went wrong. Try again.';
   }

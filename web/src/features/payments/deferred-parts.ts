@@ -4,10 +4,11 @@
  * than one each: with several lazy chunks sharing the API client and React with the entry, the bundler
  * (Rolldown 1.2) moves those out of the entry into a chunk of their own, which every first view then loads too.
  */
-export { ExportButton } from './components/export-button.tsx';
-export { Freshness } from './components/freshness.tsx';
-export { IgnoredParamsNotice } from './components/ignored-params-notice.tsx';
-export { EmptyListPanel, FirstPageErrorPanel } from './components/list-state-panels.tsx';
-export { default as PaymentDrawer } from './components/payment-drawer.tsx';
-export { KeyboardShortcuts } from './components/shortcuts-dialog.tsx';
-export { default as SummaryBar } from './components/summary-bar.tsx';
+
+export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
+export { ExportButton } from './export/export-button.tsx';
+export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
+export { Freshness } from './list/freshness.tsx';
+export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.tsx';
+export { KeyboardShortcuts } from './list/shortcuts-dialog.tsx';
+export { default as SummaryBar } from './summary/summary-bar.tsx';

@@ -8,8 +8,8 @@ export function SignOutButton({ username, onSignedOut }: { username: string; onS
       key={String(everywhere)}
       type="button"
       className="button button--quiet"
-      disabled={signOut.pending}
-      onClick={() => void signOut.run(everywhere)}
+      disabled={signOut.isPending}
+      onClick={() => signOut.mutate(everywhere)}
     >
       Sign out {everywhere ? 'everywhere' : <span className="visually-hidden">{username}</span>}
     </button>

@@ -1,0 +1,233 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ListView } from '../view/list-view.ts';
+import { ExportButton } from './export-button.tsx';
+
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: 'FAILED',
+  dateFrom: null,
+  dateTo: null,
+  limit: 50,
+};
+const encoder = new TextEncoder();
+
+interface Download {
+  controller: ReadableStreamDefaultController<Uint8Array>;
+  url: URL;
+  headers: Headers;
+  signal: AbortSignal | null;
+}
+
+/**
+ * The BFF's streamed CSV at the network boundary: a real `Response` whose body the test feeds chunk by chunk. As
+ * a real fetch does, aborting the request's signal errors the body.
+ */
+function serveCsvStream(): Promise<Download> {
+  return new Promise((resolveDownload) => {
+    vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          controller = c;
+        },
+      });
+      init.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+      resolveDownload({
+        controller,
+        url: new URL(input, 'http://app.test'),
+        headers: new Headers(init.headers),
+        signal: init.signal ?? null,
+      });
+      return new Response(body, {
+        headers: {
+          'Content-Type': 'text/csv',
+          'Content-Disposition': 'attachment; filename="payments-acme.csv"',
+        },
+      });
+    });
+  });
+}
+
+/** Files the page offers for saving: clicks on download links, kept from jsdom's (absent) navigation. */
+let saved: Array<{ name: string; href: string }>;
+let blobs: Map<string, Blob>;
+function recordDownloads(event: MouseEvent) {
+  const link = event.target;
+  if (link instanceof HTMLAnchorElement && link.hasAttribute('download')) {
+    event.preventDefault();
+    saved.push({ name: link.download, href: link.href });
+  }
+}
+
+beforeEach(() => {
+  saved = [];
+  blobs = new Map();
+  document.addEventListener('click', recordDownloads, true);
+  // jsdom has no object URLs; these keep the Blob so the test can read what would be saved
+  vi.stubGlobal(
+    'URL',
+    Object.assign(class extends URL {}, {
+      createObjectURL: (blob: Blob) => {
+        const url = `blob:http://app.test/${blobs.size}`;
+        blobs.set(url, blob);
+        return url;
+      },
+      revokeObjectURL: () => undefined,
+    }),
+  );
+});
+
+afterEach(() => {
+  document.removeEventListener('click', recordDownloads, true);
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const status = () => screen.getByTestId('export-status');
+
+/** The button in a query client of its own, as the app provides one: the export is a mutation. */
+function renderButton(shown: ListView) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ExportButton view={shown} />
+    </QueryClientProvider>,
+  );
+}
+
+async function startExport(shown: ListView = view, { rendered = false } = {}) {
+  const download = serveCsvStream();
+  if (!rendered) renderButton(shown);
+  fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  return download;
+}
+
+async function send(download: Download, text: string) {
+  await act(async () => {
+    download.controller.enqueue(encoder.encode(text));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+}
+
+describe('ExportButton', () => {
+  it('shows rows and bytes while the stream is read, then saves the whole file', async () => {
+    const download = await startExport();
+    expect(download.url.pathname).toBe('/api/payments/export.csv');
+    expect(download.url.searchParams.get('status')).toBe('FAILED');
+    expect(download.headers.get('X-Company-Id')).toBe('acme');
+
+    const header = 'id,amount,currency\n';
+    const first = 'p1,100,EUR\np2,200,EUR\n';
+    await send(download, header + first);
+    expect(status().textContent).toBe(`Exporting… 2 rows, ${(header + first).length} B`);
+    expect(screen.getByRole('button', { name: 'Cancel export' })).toBeTruthy();
+    const second = 'p3,300,EUR\n';
+    await send(download, second);
+    expect(status().textContent).toBe(`Exporting… 3 rows, ${(header + first + second).length} B`);
+    expect(saved).toEqual([]);
+
+    await act(async () => download.controller.close());
+    await waitFor(() => expect(status().textContent).toBe('Saved payments-acme.csv: 3 rows.'));
+    expect(saved.map((file) => file.name)).toEqual(['payments-acme.csv']);
+    expect(await blobs.get(saved[0]?.href ?? '')?.text()).toBe(header + first + second);
+  });
+
+  it('says the export failed when the download breaks mid-stream, and offers no partial file', async () => {
+    const download = await startExport();
+    await send(download, 'id,amount\np1,100\np2,200\n');
+    expect(status().textContent).toMatch(/^Exporting… 2 rows/);
+    await act(async () => download.controller.error(new TypeError('network connection lost')));
+    await waitFor(() => expect(status().textContent).toMatch(/^Export failed/));
+    expect(status().textContent).not.toMatch(/Saved/);
+    expect(saved).toEqual([]);
+    expect(blobs.size).toBe(0);
+    // the user can try again
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+  });
+
+  it('Cancel stops a running export: the request is aborted and nothing is saved', async () => {
+    const download = await startExport();
+    await send(download, 'id\np1\n');
+    expect(status().textContent).toMatch(/^Exporting… 1 row,/);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel export' }));
+    await waitFor(() => expect(status().textContent).toBe('Export cancelled.'));
+    expect(download.signal?.aborted).toBe(true);
+    expect(saved).toEqual([]);
+    expect(blobs.size).toBe(0);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+  });
+
+  it("exports a group's date range: the same filters as the list, with the columns the table shows", async () => {
+    const download = await startExport({
+      ...view,
+      group: true,
+      dateFrom: '2026-10-01T00:00:00',
+      dateTo: '2026-10-31T23:59:59',
+    });
+    expect(Object.fromEntries(download.url.searchParams)).toEqual({
+      status: 'FAILED',
+      date_from: '2026-10-01T00:00:00',
+      date_to: '2026-10-31T23:59:59',
+      group: 'true',
+      columns: 'id,@company,created_at,status,amount,currency,counterparty,description,reference,company_id',
+    });
+  });
+
+  it('exports every column when "All columns" is ticked', async () => {
+    renderButton(view);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'All columns' }));
+    const download = await startExport(view, { rendered: true });
+    expect(download.url.searchParams.has('columns')).toBe(false);
+  });
+
+  it('says after how many rows a download broke, and saves nothing', async () => {
+    const download = await startExport();
+    await send(download, 'id,amount\r\np1,100\r\np2,200\r\np3,3');
+    await act(async () => download.controller.error(new TypeError('network error')));
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export failed after 2 rows: the connection broke before the file was complete. Nothing was saved.',
+      ),
+    );
+    expect(saved).toEqual([]);
+  });
+
+  it('refuses a file whose stream ended cleanly in the middle of a row', async () => {
+    const download = await startExport();
+    await send(download, 'id,description\r\np1,"cut in the mid');
+    await act(async () => download.controller.close());
+    await waitFor(() => expect(status().textContent).toMatch(/^Export failed after 0 rows: The file ended/));
+    expect(saved).toEqual([]);
+    expect(blobs.size).toBe(0);
+  });
+
+  it('shows why the BFF turned an export away, and when to try again', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({
+            type: 'urn:x',
+            title: 'Too many requests',
+            status: 429,
+            detail: 'you have 2 downloads running already; wait for one to finish',
+            code: 'rate_limited',
+          }),
+          {
+            status: 429,
+            headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '10' },
+          },
+        ),
+    );
+    renderButton(view);
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export not started: you have 2 downloads running already; wait for one to finish. Try again in 10 s.',
+      ),
+    );
+    expect(saved).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import type { AppConfig } from '@payments/shared';
+import { KNOWN_STATUSES } from '@payments/shared/rules';
+import { type ReactNode, Suspense, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { usePaymentRows } from '../list/use-payment-rows.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
+import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { PaymentsFilters } from './payments-filters.tsx';
+
+const IgnoredParamsNotice = deferredPart('IgnoredParamsNotice');
+
+interface Props {
+  view: ListView;
+  config: AppConfig;
+  onChange: (next: Partial<ListView>) => void;
+  /** The company switcher, first in the toolbar. */
+  switcher: ReactNode;
+  /** The tools at the toolbar's end. */
+  children: ReactNode;
+}
+
+/**
+ * The toolbar: the company, the filters (folded behind a button on small screens) and the view's tools; above
+ * it, what the address asked for that no view can be made from.
+ */
+export function FiltersToolbar({ view, config, onChange, switcher, children }: Props) {
+  const [params] = useSearchParams();
+  const [open, setOpen] = useState(false);
+  const activeFilters = [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length;
+  // the statuses the dashboard knows, and any other the loaded rows hold
+  const { statuses: seen } = usePaymentRows(view, { watchOnly: true });
+  const statuses = useMemo(() => {
+    const all = new Set<string>([...config.statuses, ...KNOWN_STATUSES, ...seen]);
+    if (view.status) all.add(view.status);
+    return [...all];
+  }, [config.statuses, seen, view.status]);
+
+  return (
+    <>
+      <Suspense fallback={null}>
+        <IgnoredParamsNotice params={params} />
+      </Suspense>
+      <div className={`toolbar${open ? ' toolbar--filters-open' : ''}`}>
+        {switcher}
+        {/* small screens only (styles/narrow-screens.css): the filters fold into a panel behind this button */}
+        <button
+          type="button"
+          className="button filters-toggle"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+        >
+          Filters{activeFilters > 0 && ` (${activeFilters})`}
+        </button>
+        <PaymentsFilters
+          view={view}
+          statuses={statuses}
+          pageSizes={config.page_sizes}
+          timeZone={config.time_zone}
+          onChange={onChange}
+          onClear={() => onChange({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
+        />
+        <div className="toolbar__end">{children}</div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,216 @@
+import { QueryClient, QueryClientProvider, useInfiniteQuery } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ListView } from '../view/list-view.ts';
+import { paymentsQueryKey, paymentsQueryOptions } from './get-payments.ts';
+
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: null,
+  dateFrom: null,
+  dateTo: null,
+  limit: 2,
+};
+
+interface Call {
+  url: URL;
+  headers: Headers;
+  signal: AbortSignal | null;
+}
+
+/** Stands in for the BFF at the network boundary: answers each call with `answer` and records it. */
+function serve(answer: (call: Call) => Response | Promise<Response>): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
+    const call = {
+      url: new URL(input, 'http://app.test'),
+      headers: new Headers(init.headers),
+      signal: init.signal ?? null,
+    };
+    calls.push(call);
+    return answer(call);
+  });
+  return calls;
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function wrapper() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('payments query options', () => {
+  it('keys the pagination session on company, group, status, date_from, date_to and limit', () => {
+    expect(
+      paymentsQueryKey({
+        company: 'c',
+        group: true,
+        status: 'FAILED',
+        dateFrom: '2026-01-01T00:00:00',
+        dateTo: '2026-01-31T23:59:59',
+        limit: 25,
+      }),
+    ).toEqual(['payments', 'c', true, 'FAILED', '2026-01-01T00:00:00', '2026-01-31T23:59:59', 25]);
+  });
+
+  it('follows next_cursor and says there is no next page at the end', () => {
+    const { getNextPageParam } = paymentsQueryOptions(view);
+    expect(getNextPageParam({ data: [], next_cursor: 'abc', has_more: true }, [], null, [])).toBe('abc');
+    expect(getNextPageParam({ data: [], next_cursor: null, has_more: false }, [], null, [])).toBeUndefined();
+  });
+
+  it('sends the filters, the company header and the anti-forgery header, then the cursor', async () => {
+    const calls = serve((call) =>
+      call.url.searchParams.has('cursor')
+        ? json({ data: [{ id: 'c' }], next_cursor: null, has_more: false })
+        : json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true }),
+    );
+    const failed = { ...view, status: 'FAILED' };
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(failed)), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
+    await act(() => result.current.fetchNextPage());
+    expect(calls.map((c) => c.url.search)).toEqual([
+      '?limit=2&status=FAILED',
+      '?limit=2&status=FAILED&cursor=n1',
+    ]);
+    expect(calls[0]?.headers.get('X-Company-Id')).toBe('acme');
+    expect(calls[0]?.headers.get('X-CSRF')).toBe('1');
+    // reading `data` and `hasNextPage` in waitFor subscribes the hook to them (Query tracks what is read)
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(2));
+    expect(result.current.hasNextPage).toBe(false);
+  });
+
+  it('aborts the request of the old view when the filters change', async () => {
+    const calls = serve(
+      (call) =>
+        new Promise<Response>((resolve, reject) => {
+          if (call.url.searchParams.get('status') === 'FAILED') {
+            resolve(json({ data: [{ id: 'f' }], next_cursor: null, has_more: false }));
+            return;
+          }
+          call.signal?.addEventListener('abort', () => reject(call.signal?.reason));
+        }),
+    );
+    const { result, rerender } = renderHook(
+      (props: ListView) => useInfiniteQuery(paymentsQueryOptions(props)),
+      {
+        wrapper: wrapper(),
+        initialProps: view,
+      },
+    );
+    await waitFor(() => expect(calls).toHaveLength(1));
+    rerender({ ...view, status: 'FAILED' });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(calls[0]?.signal?.aborted).toBe(true);
+    expect(result.current.data?.pages[0]?.data[0]?.id).toBe('f');
+  });
+
+  it('after a failed page, keeps the loaded rows and retries only the failed cursor', async () => {
+    let failNext = true;
+    const calls = serve((call) => {
+      if (!call.url.searchParams.has('cursor'))
+        return json({ data: [{ id: 'a' }], next_cursor: 'n1', has_more: true });
+      if (failNext) {
+        failNext = false;
+        return json(
+          { type: 'x', title: 't', status: 503, detail: 'down', code: 'upstream_unavailable' },
+          503,
+        );
+      }
+      return json({ data: [{ id: 'b' }], next_cursor: null, has_more: false });
+    });
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.isFetchNextPageError).toBe(true));
+    expect(result.current.data?.pages.flatMap((p) => p.data.map((r) => r.id))).toEqual(['a']);
+    await act(() => result.current.fetchNextPage());
+    // reading `data` and `hasNextPage` in waitFor subscribes the hook to them (Query tracks what is read)
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(2));
+    expect(result.current.hasNextPage).toBe(false);
+    expect(result.current.data?.pages.flatMap((p) => p.data.map((r) => r.id))).toEqual(['a', 'b']);
+    expect(calls.map((c) => c.url.searchParams.get('cursor'))).toEqual([null, 'n1', 'n1']);
+  });
+
+  it('does not refetch loaded pages when the window regains focus, even once they are stale', async () => {
+    const calls = serve((call) =>
+      call.url.searchParams.has('cursor')
+        ? json({ data: [{ id: 'b' }], next_cursor: null, has_more: false })
+        : json({ data: [{ id: 'a' }], next_cursor: 'n1', has_more: true }),
+    );
+    // a client with Query's defaults (focus refetch on), so only the payments options can keep it quiet
+    const client = new QueryClient();
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), {
+      wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+    });
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(2));
+    expect(calls).toHaveLength(2);
+
+    const regainFocus = async () => {
+      await act(async () => {
+        // Query's focus manager listens for visibilitychange; focus is what a user switching back fires too
+        document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+        window.dispatchEvent(new Event('focus'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+    };
+    await regainFocus();
+    // marking the pages stale without refetching: the focus refetch would then have every reason to run
+    await act(() => client.invalidateQueries({ queryKey: paymentsQueryKey(view), refetchType: 'none' }));
+    await regainFocus();
+    expect(calls).toHaveLength(2);
+    expect(result.current.isFetching).toBe(false);
+    expect(result.current.data?.pages.flatMap((p) => p.data.map((r) => r.id))).toEqual(['a', 'b']);
+  });
+
+  it('refuses an envelope that breaks its rules instead of showing it', async () => {
+    serve(() => json({ data: [], next_cursor: 'x', has_more: false }));
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error).toMatchObject({ code: 'bad_response' });
+  });
+
+  it("asks for a group's range with date_to and group=true, and keeps the company of each row", async () => {
+    const calls = serve(() =>
+      json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x', 'y'] }),
+    );
+    const group = { ...view, group: true, dateFrom: '2026-10-01T00:00:00', dateTo: '2026-10-31T23:59:59' };
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(group)), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(result.current.isSuccess).toBe(true));
+    expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
+      limit: '2',
+      date_from: '2026-10-01T00:00:00',
+      date_to: '2026-10-31T23:59:59',
+      group: 'true',
+    });
+    expect(result.current.data?.pages[0]?.company_ids).toEqual(['x', 'y']);
+  });
+
+  it('refuses company_ids that do not name one company per row', async () => {
+    serve(() =>
+      json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: null, has_more: false, company_ids: ['x'] }),
+    );
+    const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions({ ...view, group: true })), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error).toMatchObject({
+      code: 'bad_response',
+      detail: expect.stringContaining('company_ids'),
+    });
+  });
+});

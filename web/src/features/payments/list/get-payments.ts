@@ -1,0 +1,81 @@
+import { type PaymentPage, paymentPageSchema } from '@payments/shared';
+import { BACKGROUND_HEADER } from '@payments/shared/rules';
+import { infiniteQueryOptions } from '@tanstack/react-query';
+import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import type { ListView } from '../view/list-view.ts';
+import { companyHeader, filtersQuery } from '../view/view-request.ts';
+
+/** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
+export interface ListPage extends PaymentPage {
+  company_ids?: string[];
+}
+
+/**
+ * The shared page schema, and a group's `company_ids` beside it: the shared schema drops members it does not
+ * name, so the list of companies is checked here, as a list of ids as long as the page.
+ */
+const listPageSchema: AnswerSchema<ListPage> = {
+  safeParse(body) {
+    const page = paymentPageSchema.safeParse(body);
+    if (!page.success) return page;
+    const ids = (body as { company_ids?: unknown }).company_ids;
+    if (ids === undefined) return page;
+    if (
+      Array.isArray(ids) &&
+      ids.length === page.data.data.length &&
+      ids.every((id) => typeof id === 'string')
+    )
+      return { success: true, data: { ...page.data, company_ids: ids as string[] } };
+    const issue = {
+      code: 'custom' as const,
+      path: ['company_ids'],
+      message: 'not parallel to data',
+      input: ids,
+    };
+    return { success: false, error: { issues: [issue] } };
+  },
+};
+
+/**
+ * `GET /api/payments`: one page of the view, checked as an envelope with both its rules. `background`: asked by
+ * the app itself (the freshness poll), which does not count as use for the session's idle timeout.
+ */
+export async function getPaymentsPage(
+  view: ListView,
+  cursor: string | null,
+  signal?: AbortSignal,
+  background = false,
+): Promise<ListPage> {
+  const response = await bff.api.payments.$get(
+    { query: { limit: String(view.limit), ...filtersQuery(view), cursor: cursor ?? undefined } },
+    {
+      headers: { ...companyHeader(view.company), ...(background ? { [BACKGROUND_HEADER]: '1' } : {}) },
+      init: { signal: signal ?? null },
+    },
+  );
+  return readJson(response, listPageSchema);
+}
+
+/** One pagination session per view: changing any of its values starts a new one. */
+export function paymentsQueryKey(view: ListView) {
+  return ['payments', view.company, view.group, view.status, view.dateFrom, view.dateTo, view.limit] as const;
+}
+
+export function paymentsQueryOptions(view: ListView) {
+  return infiniteQueryOptions({
+    queryKey: paymentsQueryKey(view),
+    // Reading `signal` lets Query abort the request when the key changes and nobody watches the old session.
+    queryFn: ({ pageParam, signal }) => getPaymentsPage(view, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.has_more ? last.next_cursor : undefined),
+    // Pages are a snapshot walked by cursor: re-fetching all of them on focus would cost N calls and could
+    // reorder rows under the user. "Refresh" starts a new session instead.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    // The BFF already retries the upstream's transient failures, so only a lost connection is tried again
+    // here; anything else shows at once with its own "Retry".
+    retry: (count, error) => isApiError(error) && error.code === 'network_error' && count < 1,
+  });
+}

@@ -1,0 +1,234 @@
+import type { AppConfig } from '@payments/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { PaymentsList } from './payments-list.tsx';
+
+const config: AppConfig = {
+  environment: 'sandbox',
+  time_zone: 'UTC',
+  amount_unit: 'minor',
+  own_company_id: 'acme',
+  companies: [
+    { id: 'acme', name: 'Acme Holding', parent_id: null },
+    { id: 'acme-eu', name: 'Acme Europe', parent_id: 'acme' },
+    { id: 'acme-us', name: 'Acme Americas', parent_id: 'acme' },
+  ],
+  statuses: ['COMPLETED'],
+  limits: { min: 1, max: 100, default: 50 },
+  page_sizes: [25, 50, 100],
+  freshness_poll_seconds: 60,
+};
+
+interface Page {
+  data: Array<{ id: string | number; [field: string]: unknown }>;
+  next_cursor: string | null;
+  has_more: boolean;
+  company_ids?: string[];
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': status === 200 ? 'application/json' : 'application/problem+json' },
+  });
+
+/**
+ * The BFF's list at the network boundary: `pages` by cursor (`null` is the first page), each answered once a test
+ * lets it through (`release`), so a test can look at the screen between two pages. Records the cursors asked for.
+ */
+function serveList(pages: Record<string, Page | Response>, { held = false } = {}) {
+  const cursors: Array<string | null> = [];
+  const waiting: Array<() => void> = [];
+  vi.stubGlobal('fetch', async (input: string) => {
+    const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+    cursors.push(cursor);
+    if (held) await new Promise<void>((resolve) => waiting.push(resolve));
+    const page = pages[cursor ?? 'first'];
+    if (page === undefined) throw new Error(`no page for cursor ${cursor}`);
+    return page instanceof Response ? page.clone() : json(page);
+  });
+  const release = async () => {
+    await waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+    await act(async () => {
+      waiting.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+  };
+  return { cursors, release };
+}
+
+function renderList(view: ListView) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <PaymentsList view={view} config={config} summary={null} onChange={() => {}} />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const status = () => screen.getByTestId('list-status');
+const drawnRows = () =>
+  [...document.querySelectorAll('tbody tr[data-row-id]')].map(
+    (row) => `${row.getAttribute('data-company-id') ?? ''}/${row.getAttribute('data-row-id')}`,
+  );
+
+beforeEach(() => {
+  // jsdom lays nothing out: the list keeps its first guess of the scroller's size (the window's height), as a
+  // browser does until its ResizeObserver reports, and draws the rows that fit in it
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
+  vi.stubGlobal('matchMedia', () => ({
+    matches: false,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }));
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("a group's list, whose companies each number their payments 1, 2, 3", () => {
+  it('shows every row, each with its company, and every id as the row id', async () => {
+    serveList({
+      first: {
+        data: [{ id: 1 }, { id: 1 }, { id: 2 }, { id: 2 }, { id: 3 }, { id: 3 }],
+        company_ids: ['acme-eu', 'acme-us', 'acme-eu', 'acme-us', 'acme-eu', 'acme-us'],
+        next_cursor: null,
+        has_more: false,
+      },
+    });
+    renderList({ ...DEFAULT_VIEW, company: 'acme', group: true });
+    await waitFor(() => expect(status().textContent).toBe('6 payments loaded · end of list'));
+    expect(drawnRows()).toEqual([
+      'acme-eu/1',
+      'acme-us/1',
+      'acme-eu/2',
+      'acme-us/2',
+      'acme-eu/3',
+      'acme-us/3',
+    ]);
+    const companies = [...document.querySelectorAll('tbody [data-column="@company"]')].map(
+      (cell) => cell.textContent,
+    );
+    expect(companies).toEqual([
+      'Acme Europe',
+      'Acme Americas',
+      'Acme Europe',
+      'Acme Americas',
+      'Acme Europe',
+      'Acme Americas',
+    ]);
+  });
+});
+
+describe('pages shorter than the limit, or empty while more follow', () => {
+  it('keep loading past empty pages, and never say the list is empty while more follow', async () => {
+    const { cursors, release } = serveList(
+      {
+        first: { data: [], next_cursor: 'c1', has_more: true },
+        c1: { data: [], next_cursor: 'c2', has_more: true },
+        c2: { data: [{ id: 'p1' }, { id: 'p2' }], next_cursor: 'c3', has_more: true },
+        c3: { data: [{ id: 'p3' }], next_cursor: null, has_more: false },
+      },
+      { held: true },
+    );
+    renderList(DEFAULT_VIEW);
+    for (let page = 0; page < 2; page++) {
+      await release();
+      expect(status().textContent).toBe('Loading payments…');
+      expect(screen.getByTestId('skeleton')).toBeTruthy();
+      expect(screen.queryByText(/No payments match/)).toBeNull();
+    }
+    // two rows do not fill the window: the next page is asked for at once
+    await release();
+    await release();
+    await waitFor(() => expect(status().textContent).toBe('3 payments loaded · end of list'));
+    expect(cursors).toEqual([null, 'c1', 'c2', 'c3']);
+    expect(drawnRows()).toEqual(['/p1', '/p2', '/p3']);
+    expect(screen.queryByText(/No payments match/)).toBeNull();
+  });
+
+  it('say "No payments match" only once the list has ended without rows', async () => {
+    const { cursors } = serveList({
+      first: { data: [], next_cursor: 'c1', has_more: true },
+      c1: { data: [], next_cursor: null, has_more: false },
+    });
+    renderList({ ...DEFAULT_VIEW, status: 'FAILED' });
+    expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
+    expect(status().textContent).toBe('0 payments loaded · end of list');
+    expect(cursors).toEqual([null, 'c1']);
+  });
+});
+
+describe('a list whose position expired', () => {
+  it('starts over from its first page and says so', async () => {
+    let restarted = false;
+    const expired = json(
+      {
+        type: 'x',
+        title: 'Cursor expired',
+        status: 400,
+        detail: 'the position expired',
+        code: 'cursor_expired',
+      },
+      400,
+    );
+    const firstPage = (): Page => ({
+      data: [{ id: restarted ? 'new' : 'p1' }],
+      next_cursor: restarted ? null : 'c1',
+      has_more: !restarted,
+    });
+    const cursors: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+      cursors.push(cursor);
+      if (cursor === null) return json(firstPage());
+      restarted = true;
+      return expired.clone();
+    });
+    renderList(DEFAULT_VIEW);
+    await waitFor(() => expect(status().textContent).toBe('1 payment loaded · end of list'));
+    expect(cursors).toEqual([null, 'c1', null]);
+    expect(drawnRows()).toEqual(['/new']);
+    expect(screen.getByText('The list was restarted because its position expired.')).toBeTruthy();
+    expect(screen.queryByText(/Could not load more/)).toBeNull();
+  });
+
+  it('shows the error instead of starting over again when the new position expires at once', async () => {
+    const expired = json(
+      {
+        type: 'x',
+        title: 'Cursor expired',
+        status: 400,
+        detail: 'the position expired',
+        code: 'cursor_expired',
+      },
+      400,
+    );
+    const cursors: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+      cursors.push(cursor);
+      return cursor === null
+        ? json({ data: [{ id: 'p1' }], next_cursor: 'c1', has_more: true })
+        : expired.clone();
+    });
+    renderList(DEFAULT_VIEW);
+    expect(
+      await screen.findByText(/Could not load more: The position in this list has expired/),
+    ).toBeTruthy();
+    expect(cursors).toEqual([null, 'c1', null, 'c1']);
+  });
+});

@@ -1,0 +1,54 @@
+import type { AppConfig } from '@payments/shared';
+import { type ReactNode, Suspense, useMemo } from 'react';
+import { companyNames } from '../fields/company-names.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
+import { useCountedSummary } from '../summary/summary-cache.ts';
+import type { ListView } from '../view/list-view.ts';
+import { listViewQuery } from '../view/list-view.ts';
+import { PaymentsTable } from './payments-table.tsx';
+import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
+import { usePaymentRows } from './use-payment-rows.ts';
+
+const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
+
+interface Props {
+  view: ListView;
+  config: AppConfig;
+  /** The view's figures, beside the table's tools. */
+  summary: ReactNode;
+  onChange: (next: Partial<ListView>) => void;
+}
+
+/** The view's payments: its rows as they load, its footer with the count so far, its keyboard shortcuts. */
+export function PaymentsList({ view, config, summary, onChange }: Props) {
+  const list = usePaymentRows(view);
+  // the view's figures once counted: the footer says of how many
+  const counted = useCountedSummary(view);
+  const restarted = useExpiredCursorRestart(view, list);
+  const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  // one object while the config is the same: the memoized rows compare it by identity
+  const context = useMemo(
+    () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
+    [config.time_zone, config.amount_unit],
+  );
+  return (
+    <>
+      <Suspense fallback={null}>
+        <KeyboardShortcuts />
+      </Suspense>
+      <PaymentsTable
+        list={list}
+        group={view.group}
+        companyName={companyName}
+        total={counted}
+        restarted={restarted}
+        summary={summary}
+        context={context}
+        search={listViewQuery(view)}
+        limit={view.limit}
+        hasFilters={view.status !== null || view.dateFrom !== null || view.dateTo !== null}
+        onClearFilters={() => onChange({ status: null, dateFrom: null, dateTo: null })}
+      />
+    </>
+  );
+}

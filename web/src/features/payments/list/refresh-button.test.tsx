@@ -1,0 +1,72 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ListView } from '../view/list-view.ts';
+import { RefreshButton } from './refresh-button.tsx';
+import { usePaymentRows } from './use-payment-rows.ts';
+
+const view: ListView = {
+  company: 'acme',
+  group: false,
+  status: null,
+  dateFrom: null,
+  dateTo: null,
+  limit: 2,
+};
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
+
+/** The loaded rows of the view, as the table would list them, next to the button under test. */
+function ListWithRefresh() {
+  const list = usePaymentRows(view);
+  const ids = list.rows.map((row) => String(row.id));
+  return (
+    <div>
+      <output data-testid="rows">{ids.join(',')}</output>
+      <button type="button" onClick={list.fetchNextPage}>
+        More
+      </button>
+      <RefreshButton view={view} />
+    </div>
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('RefreshButton', () => {
+  it('starts a new pagination view: drops the loaded pages and asks for the first page without a cursor', async () => {
+    // The BFF at the network boundary; after the first two pages, new payments arrive at the top.
+    let firstPage = { data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true };
+    const cursors: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
+      cursors.push(cursor);
+      return json(
+        cursor === null ? firstPage : { data: [{ id: 'c' }, { id: 'd' }], next_cursor: 'n2', has_more: true },
+      );
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ListWithRefresh />
+      </QueryClientProvider>,
+    );
+    const rows = screen.getByTestId('rows');
+    await waitFor(() => expect(rows.textContent).toBe('a,b'));
+    fireEvent.click(screen.getByRole('button', { name: 'More' }));
+    await waitFor(() => expect(rows.textContent).toBe('a,b,c,d'));
+    expect(cursors).toEqual([null, 'n1']);
+
+    firstPage = { data: [{ id: 'z' }, { id: 'a' }], next_cursor: 'm1', has_more: true };
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(rows.textContent).toBe('z,a'));
+    // let any further page requests of a "refetch every page" settle before counting
+    await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
+    expect(cursors).toEqual([null, 'n1', null]);
+    expect(rows.textContent).toBe('z,a');
+  });
+});

@@ -1,0 +1,50 @@
+import { useEffect, useId, useRef } from 'react';
+import { useShortcutKey } from './use-shortcut-key.ts';
+
+const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
+  ['↑ ↓', 'previous or next payment'],
+  ['Page Up, Page Down', 'a screen of payments up or down'],
+  ['Home, End', 'first or last payment loaded'],
+  ['Enter', 'open the payment (a click on its row does too)'],
+  ['Escape', 'close the payment, the Columns panel or this list'],
+  ['?', 'show these shortcuts'],
+];
+
+/**
+ * `?` lists the keyboard shortcuts in a modal dialog: the browser traps focus in it, Escape closes it, and focus
+ * goes back where it was. In the deferred chunk, which every list view loads just after its first rows.
+ */
+export function KeyboardShortcuts() {
+  const [open, close] = useShortcutKey();
+  return open ? <ShortcutsDialog onClose={close} /> : null;
+}
+
+function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  return (
+    <dialog ref={dialog} className="shortcuts" aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>Keyboard shortcuts</h2>
+      <dl>
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={keys} className="shortcuts__item">
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <form method="dialog">
+        <button type="submit" className="button">
+          Close
+        </button>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,88 @@
+import { type Summary, summarySchema } from '@payments/shared';
+import { ERROR_CODES, type ErrorCode } from '@payments/shared/rules';
+import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
+import { bff } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+import type { ListView } from '../view/list-view.ts';
+import { companyHeader, filtersQuery } from '../view/view-request.ts';
+import { serverSentEvents } from './server-sent-events.ts';
+import { type SummaryProgress, summaryQueryKey } from './summary-cache.ts';
+
+function eventData(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+function badEvent(what: string): ApiError {
+  return new ApiError(200, 'bad_response', `the summary stream sent ${what}`);
+}
+
+/** An `error` event's `{code, status, detail}` as the error value a failed request would have been. */
+function streamedProblem(data: unknown): ApiError {
+  const { code, status, detail } = (data ?? {}) as { code?: unknown; status?: unknown; detail?: unknown };
+  const known = (ERROR_CODES as readonly unknown[]).includes(code);
+  return new ApiError(
+    typeof status === 'number' ? status : 502,
+    known ? (code as ErrorCode) : 'bad_response',
+    typeof detail === 'string' ? detail : 'the count failed',
+  );
+}
+
+/**
+ * `GET /api/payments/summary` as a stream: progress after every upstream page, then the figures. Read with
+ * fetch, because EventSource cannot send the anti-forgery header; a stream that ends without its figures (the
+ * connection broke, or a newer count of the same user replaced it) is an error, never a result.
+ */
+async function* summaryUpdates(
+  view: ListView,
+  signal: AbortSignal,
+): AsyncGenerator<Partial<SummaryProgress>> {
+  const response = await bff.api.payments.summary.$get(
+    { query: filtersQuery(view) },
+    { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
+  );
+  if (response.body === null) throw badEvent('no body');
+  for await (const { event, data } of serverSentEvents(response.body)) {
+    const body = eventData(data);
+    if (event === 'progress') {
+      const counted = (body as { counted?: unknown } | undefined)?.counted;
+      if (typeof counted !== 'number') throw badEvent('a progress event without a count');
+      yield { counted };
+    } else if (event === 'summary') {
+      // The figures of a long range are some 100 kB: read, then checked in a task of its own, then drawn (the
+      // query notifies in a task of its own), rather than all three holding a phone's main thread at once.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const checked = summarySchema.safeParse(body);
+      if (!checked.success) throw badEvent('figures of an unexpected shape');
+      const summary: Summary = checked.data;
+      yield { counted: summary.count, summary };
+      return;
+    } else if (event === 'error') throw streamedProblem(body);
+  }
+  throw new ApiError(
+    0,
+    'interrupted',
+    'The count stopped before it finished (a newer count may have replaced it).',
+  );
+}
+
+function summaryQueryOptions(view: ListView) {
+  return queryOptions({
+    queryKey: summaryQueryKey(view),
+    queryFn: streamedQuery({
+      streamFn: ({ signal }) => summaryUpdates(view, signal),
+      reducer: (progress: SummaryProgress, update: Partial<SummaryProgress>) => ({ ...progress, ...update }),
+      initialValue: { counted: 0, summary: null },
+    }),
+    // The BFF keeps a summary for 60 s: asking again sooner would bring the same figures.
+    staleTime: 60_000,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useSummary(view: ListView) {
+  return useQuery(summaryQueryOptions(view));
+}

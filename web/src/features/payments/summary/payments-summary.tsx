@@ -1,0 +1,24 @@
+import { Suspense } from 'react';
+import { deferredPart } from '../load-deferred-parts.ts';
+import type { ListView } from '../view/list-view.ts';
+import { SummaryPlaceholder } from './summary-placeholder.tsx';
+
+// The figures with their chart are not part of the first view: their code comes with the deferred chunk, which
+// app/first-requests.ts asks for while the first rows load.
+const SummaryBar = deferredPart('SummaryBar');
+
+interface Props {
+  view: ListView;
+  timeZone: string;
+  onChange: (next: Partial<ListView>) => void;
+}
+
+/** The view's figures; a status among them filters the list by it. */
+export function PaymentsSummary({ view, timeZone, onChange }: Props) {
+  return (
+    // the same placeholder as the bar's own while it counts: its code arriving changes nothing on screen
+    <Suspense fallback={<SummaryPlaceholder view={view} />}>
+      <SummaryBar view={view} timeZone={timeZone} onStatus={(status) => onChange({ status })} />
+    </Suspense>
+  );
+}

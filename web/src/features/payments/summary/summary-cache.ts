@@ -1,0 +1,45 @@
+import type { Summary } from '@payments/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+import type { ListView } from '../view/list-view.ts';
+
+/** A summary as it streams in: payments counted so far, then the figures. */
+export interface SummaryProgress {
+  counted: number;
+  summary: Summary | null;
+}
+
+/** One count per set of filters: the page size does not change what is counted. */
+export function summaryQueryKey(view: ListView) {
+  return ['summary', view.company, view.group, view.status, view.dateFrom, view.dateTo] as const;
+}
+
+/**
+ * A value picked from the view's summary as it is in the cache, drawn again only when that value changes. Read
+ * from the cache, not through a query of its own: the stream reader is not part of the first view
+ * (app/first-requests.ts and the summary bar load it and ask), and an observer without it would leave the query
+ * options without a way to fetch for the next refetch.
+ */
+function useSummaryCache<T>(view: ListView, pick: (progress: SummaryProgress | undefined) => T): T {
+  const client = useQueryClient();
+  const key = summaryQueryKey(view);
+  // one subscription for the component's life, not one per render
+  const subscribe = useCallback(
+    (onChange: () => void) => client.getQueryCache().subscribe(onChange),
+    [client],
+  );
+  return useSyncExternalStore(subscribe, () => pick(client.getQueryData<SummaryProgress>(key)));
+}
+
+/** How many payments of the view are counted so far. */
+export function useCountedSoFar(view: ListView): number {
+  return useSummaryCache(view, (progress) => progress?.counted ?? 0);
+}
+
+/**
+ * The view's figures once counted, or null: a component using it (the whole list, for its footer) draws again
+ * when the figures arrive, not at each page the count reads.
+ */
+export function useCountedSummary(view: ListView): Summary | null {
+  return useSummaryCache(view, (progress) => progress?.summary ?? null);
+}

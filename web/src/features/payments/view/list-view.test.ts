@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_VIEW, listViewQuery, parseListView } from './list-view.ts';
+
+describe('URL ↔ list view', () => {
+  it('reads every filter from the query', () => {
+    const view = parseListView(
+      new URLSearchParams(
+        'company=acme-eu&group=true&status=COMPLETED&date_from=2026-03-01T14:05:09&date_to=2026-03-31T23:59:59&limit=100',
+      ),
+    );
+    expect(view).toEqual({
+      company: 'acme-eu',
+      group: true,
+      status: 'COMPLETED',
+      dateFrom: '2026-03-01T14:05:09',
+      dateTo: '2026-03-31T23:59:59',
+      limit: 100,
+    });
+  });
+
+  it('an empty query is the default view', () => {
+    expect(parseListView(new URLSearchParams())).toEqual(DEFAULT_VIEW);
+  });
+
+  it.each([
+    ['status=A%20B', 'status'],
+    [`status=${'A'.repeat(65)}`, 'status'],
+    ['status=%3Cb%3E', 'status'],
+    ['date_from=2026-02-30T00:00:00', 'dateFrom'],
+    ['date_from=2026-03-01', 'dateFrom'],
+    ['date_to=2026-03-01 10:00:00', 'dateTo'],
+    ['company=a%20b', 'company'],
+  ])('drops the invalid value in %s', (query, field) => {
+    expect(parseListView(new URLSearchParams(query))[field as 'status']).toBeNull();
+  });
+
+  it.each(['0', '33', '101', '50.0', '1e2', 'abc', ''])(
+    'falls back to the default page size for limit=%j',
+    (limit) => {
+      expect(parseListView(new URLSearchParams({ limit })).limit).toBe(DEFAULT_VIEW.limit);
+    },
+  );
+
+  it('round-trips a view through the query unchanged', () => {
+    const view = {
+      company: 'c-1',
+      group: true,
+      status: 'AWAITING',
+      dateFrom: '2025-12-31T23:59:59',
+      dateTo: '2026-01-01T00:00:00',
+      limit: 25,
+    };
+    expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
+  });
+
+  it('leaves defaults out of the query so links stay short', () => {
+    expect(listViewQuery(DEFAULT_VIEW)).toBe('');
+    expect(listViewQuery({ ...DEFAULT_VIEW, status: 'FAILED' })).toBe('?status=FAILED');
+  });
+
+  it('is a group view only for group=true', () => {
+    expect(parseListView(new URLSearchParams('company=acme&group=true')).group).toBe(true);
+    expect(parseListView(new URLSearchParams('company=acme&group=1')).group).toBe(false);
+    expect(listViewQuery({ ...DEFAULT_VIEW, company: 'acme', group: true })).toBe('?company=acme&group=true');
+  });
+
+  it('keeps a To before From, for the BFF to refuse with its reason', () => {
+    const view = parseListView(
+      new URLSearchParams('date_from=2026-03-02T00:00:00&date_to=2026-03-01T23:59:59'),
+    );
+    expect([view.dateFrom, view.dateTo]).toEqual(['2026-03-02T00:00:00', '2026-03-01T23:59:59']);
+  });
+});

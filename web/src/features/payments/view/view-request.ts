@@ -1,0 +1,20 @@
+import { COMPANY_HEADER } from '@payments/shared/rules';
+import type { ListView } from './list-view.ts';
+
+/**
+ * The filters of a view as the BFF names them, for the list, the summary and the export alike; absent ones are
+ * left out (undefined values are not sent).
+ */
+export function filtersQuery(view: ListView) {
+  return {
+    status: view.status ?? undefined,
+    date_from: view.dateFrom ?? undefined,
+    date_to: view.dateTo ?? undefined,
+    group: view.group ? ('true' as const) : undefined,
+  };
+}
+
+/** `company: null` is the user's own company (no `X-Company-Id`, as the BFF defines). */
+export function companyHeader(company: string | null): Record<string, string> {
+  return company === null ? {} : { [COMPANY_HEADER]: company };
+}
