@@ -32,7 +32,17 @@ const ZONES = {
   },
   noPayments: {
     says: 'features never import each other',
-    refuses: ['web/src/features/payments/api/get-payments.ts'],
+    refuses: ['web/src/features/payments/list/get-payments.ts'],
+  },
+  noCapability: {
+    says: 'they import none of them',
+    refuses: [
+      'web/src/features/payments/list/use-payment-rows.ts',
+      'web/src/features/payments/summary/get-summary.ts',
+      'web/src/features/payments/export/use-export-payments.ts',
+      'web/src/features/payments/detail/find-payment.ts',
+      'web/src/features/payments/filters/date-range-input.ts',
+    ],
   },
   appWide: {
     says: 'they import no feature and not app/',
@@ -67,7 +77,7 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
     zones: WEB,
     allows: [
       APP_TYPE,
-      'web/src/features/payments/api/get-payments.ts',
+      'web/src/features/payments/list/get-payments.ts',
       'web/src/features/auth/api/get-session.ts',
       'web/src/components/page-loading.tsx',
       'web/src/lib/api-error.ts',
@@ -88,9 +98,19 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
     allows: ['web/src/features/companies/utils/company-tree.ts', 'web/src/components/error-panel.tsx'],
   },
   {
-    file: 'web/src/features/payments/api/x.ts',
+    file: 'web/src/features/payments/list/x.ts',
     zones: [...FEATURE, 'noAuth', 'noCompanies'],
-    allows: [APP_TYPE, 'web/src/features/payments/utils/merge-rows.ts', 'web/src/config/paths.ts'],
+    allows: [APP_TYPE, 'web/src/features/payments/view/list-view.ts', 'web/src/config/paths.ts'],
+  },
+  {
+    file: 'web/src/features/payments/view/x.ts',
+    zones: [...FEATURE, 'noAuth', 'noCompanies', 'noCapability'],
+    allows: ['web/src/features/payments/fields/shown-values.ts', '@payments/shared'],
+  },
+  {
+    file: 'web/src/features/payments/fields/x.tsx',
+    zones: [...FEATURE, 'noAuth', 'noCompanies', 'noCapability'],
+    allows: ['web/src/features/payments/view/list-view.ts'],
   },
   { file: 'web/src/components/x.tsx', zones: APP_WIDE, allows: ['web/src/lib/api-error.ts'] },
   { file: 'web/src/lib/x.ts', zones: APP_WIDE, allows: [APP_TYPE, 'web/src/config/paths.ts'] },
