@@ -95,6 +95,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     order: settings.PAYMENTS_LIST_ORDER,
     timeZone: settings.PAYMENTS_TIME_ZONE,
   });
+  const companyNames = new Map(companies.map((company) => [company.id, company.name]));
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
@@ -124,7 +125,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     )
     .route(
       '/payments/export.csv',
-      exportRoute({ settings, scope, read, checkpoints, exports, walks, logger, now }),
+      exportRoute({ settings, scope, read, checkpoints, exports, walks, companyNames, logger, now }),
     );
 
   const app = new Hono<BffEnv>()

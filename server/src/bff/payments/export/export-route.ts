@@ -42,6 +42,8 @@ export function exportRoute(parts: {
   checkpoints: Checkpoints;
   exports: ExportGate;
   walks: WalkPlaces;
+  /** Company names by id, for a group's `company_name`. */
+  companyNames: ReadonlyMap<string, string>;
   logger: Logger;
   now: () => number;
 }) {
@@ -58,6 +60,7 @@ export function exportRoute(parts: {
       dateFrom: view.filters.date_from,
       dateTo: view.date_to,
       today: localDate(settings.PAYMENTS_TIME_ZONE, parts.now()),
+      extension: 'csv',
     });
     const headers = {
       'content-type': 'text/csv; charset=utf-8',
@@ -115,12 +118,20 @@ export function exportRoute(parts: {
       columns: columnsFor(
         firstRows.map((row) => row.record),
         columns?.split(','),
+        view.group,
       ),
       first: firstRows,
       rows: rest,
       group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+      // Only the view's own companies: a record naming another gets no name from the tree.
+      companyNames: new Map(
+        view.members.flatMap((id) => {
+          const name = parts.companyNames.get(id);
+          return name === undefined ? [] : [[id, name] as const];
+        }),
+      ),
       ...EXPORT_TIMES,
       resetConnection: () => {
         const outgoing = c.env?.outgoing;
