@@ -30,6 +30,7 @@ import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { isSecureRequest } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
+import { CSV_EXPORT } from './payments/export/export-formats.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
@@ -96,6 +97,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     timeZone: settings.PAYMENTS_TIME_ZONE,
   });
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
+  const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
@@ -123,10 +125,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       '/payments/summary',
       summaryRoute({ settings, scope, runs: createSummaryRuns(state, leases), read, checkpoints, walks }),
     )
-    .route(
-      '/payments/export.csv',
-      exportRoute({ settings, scope, read, checkpoints, exports, walks, companyNames, logger, now }),
-    );
+    .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT));
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
