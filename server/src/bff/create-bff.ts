@@ -30,7 +30,7 @@ import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { isSecureRequest } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
-import { CSV_EXPORT } from './payments/export/export-formats.ts';
+import { CSV_EXPORT, XLSX_EXPORT } from './payments/export/export-formats.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
@@ -125,7 +125,8 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       '/payments/summary',
       summaryRoute({ settings, scope, runs: createSummaryRuns(state, leases), read, checkpoints, walks }),
     )
-    .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT));
+    .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
+    .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))
