@@ -136,7 +136,8 @@ export function xlsxBody(file: FileRows, rowsPerSheet = EXCEL_MAX_ROWS - 1): Exp
         const chunk = await chunks.next();
         if (!chunk.done) return { done: false, value: chunk.value as Buffer };
       } catch {
-        // destroyed: the walk failed, or the zip could not be made
+        // Destroyed: the walk failed (its end says so), or the zip could not be made, and then the feed stops too.
+        if (end === undefined) stopped.abort();
       }
       await feeding;
       return { done: true, value: end ?? FILE_FAILED };
