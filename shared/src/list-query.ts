@@ -61,9 +61,9 @@ export const findQuerySchema = z.strictObject({
 });
 
 /**
- * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in
- * order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and `created_at_utc` to
- * `created_at`.
+ * `GET /api/payments/export.csv` and `export.xlsx`: the filters, and the columns the user sees (comma-separated
+ * column ids, in order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and
+ * `created_at_utc` to `created_at`.
  */
 export const exportQuerySchema = z
   .strictObject({

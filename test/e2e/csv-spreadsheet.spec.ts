@@ -37,10 +37,12 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   const records: Record<string, string>[] = parse(text, { bom: true, columns: true, skip_empty_lines: true });
   const header = Object.keys(records[0] ?? {});
   // The id, then the shown columns in the table's order, each with its companions (currency beside the amount
-  // although the table hides it: an amount without its currency cannot be summed).
+  // although the table hides it: an amount without its currency cannot be summed; a group's company name beside
+  // its id).
   expect(header).toEqual([
     'id',
     'company_id',
+    'company_name',
     'created_at',
     'created_at_utc',
     'status',

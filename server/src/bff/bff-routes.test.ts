@@ -593,8 +593,12 @@ describe('group view', () => {
     expect(summary.count).toBe(inRange.length);
     const csv = await h.call(`/api/payments/export.csv?group=true&date_to=${cut}`, { cookie, headers });
     expect(csv.headers.get('content-disposition')).toMatch(/payments_acme-us_group_/);
-    const [, ...rows] = parseCsv(await csv.text());
-    expect(rows.map((row) => [row[0], row[1]])).toEqual(inRange.map((p) => [p.id, p.company_id]));
+    const [header, ...rows] = parseCsv(await csv.text());
+    expect(header?.slice(0, 3)).toEqual(['id', 'company_id', 'company_name']);
+    const names = new Map(h.companies.map((company) => [company.id, company.name]));
+    expect(rows.map((row) => row.slice(0, 3))).toEqual(
+      inRange.map((p) => [p.id, p.company_id, names.get(p.company_id as string)]),
+    );
   });
 
   it('binds the group to its cursor: a group cursor is refused without group=true', async () => {
@@ -624,7 +628,7 @@ describe('GET /api/payments/export.csv', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="payments_acme_COMPLETED_\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="payments_acme_COMPLETED_all_as_of_\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const rows = parseCsv(await response.text());
     const [header, ...body] = rows;
@@ -706,7 +710,7 @@ describe('GET /api/payments/export.csv', () => {
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-disposition')).toBe(
-        'attachment; filename="payments_acme-eu-de_2026-02-28.csv"',
+        'attachment; filename="payments_acme-eu-de_all_as_of_2026-02-28.csv"',
       );
       const filtered = await bff.app.request(
         '/api/payments/export.csv?group=true&status=COMPLETED&date_from=2026-01-01T00:00:00&date_to=2026-01-31T23:59:59',

@@ -187,6 +187,12 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       FRESHNESS_POLL_SECONDS: whole('a whole number of seconds from 1 to 3600', 1, 3_600).default(60),
       EXPORT_MAX_PER_USER: whole('a whole number of downloads from 1 to 100', 1, 100).default(2),
       EXPORT_MAX_TOTAL: whole('a whole number of downloads from 1 to 10000', 1, 10_000).default(16),
+      /** 0: no floor. */
+      EXPORT_MIN_BYTES_PER_S: whole(
+        'a whole number of bytes per second from 0 to 1000000000',
+        0,
+        1_000_000_000,
+      ).default(2_000),
       WALKS_PER_USER: whole('a whole number of walks from 1 to 100', 1, 100).default(4),
       /** Unset: no bound of the deployment's own; the upstream's 429s still slow it. */
       UPSTREAM_MAX_RPS: whole(
