@@ -38,12 +38,12 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   const header = Object.keys(records[0] ?? {});
   // The id, then the shown columns in the table's order, each with its companions (currency beside the amount
   // although the table hides it: an amount without its currency cannot be summed; a group's company name beside
-  // its id).
+  // its id); created_at names the zone its times are in.
   expect(header).toEqual([
     'id',
     'company_id',
     'company_name',
-    'created_at',
+    'created_at (UTC)',
     'created_at_utc',
     'status',
     'amount',
@@ -53,7 +53,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   ]);
   expect(records.length).toBeGreaterThan(100);
   for (const record of records) {
-    const at = record.created_at ?? '';
+    const at = record['created_at (UTC)'] ?? '';
     expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     expect(record.created_at_utc).toMatch(/Z$/);
     expect(at >= `${from}T00:00:00` && at <= `${to}T23:59:59+00:00`).toBe(true);

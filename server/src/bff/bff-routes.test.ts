@@ -635,7 +635,7 @@ describe('GET /api/payments/export.csv', () => {
     expect(header).toEqual([
       'id',
       'company_id',
-      'created_at',
+      'created_at (UTC)',
       'created_at_utc',
       'status',
       'amount',
@@ -684,7 +684,7 @@ describe('GET /api/payments/export.csv', () => {
     const [header, first] = parseCsv(await response.text());
     expect(header).toEqual([
       'id',
-      'created_at',
+      'created_at (UTC)',
       'created_at_utc',
       'amount',
       'currency',
@@ -722,6 +722,25 @@ describe('GET /api/payments/export.csv', () => {
     } finally {
       await bff.close();
     }
+  });
+
+  it('writes created_at in the zone the user shows times in (tz), names it in the header, and refuses an unknown zone', async () => {
+    const response = await h.call(
+      '/api/payments/export.csv?status=FAILED&columns=created_at&tz=America/New_York',
+      { cookie, headers: { 'X-Company-Id': 'acme-eu' } },
+    );
+    expect(response.status).toBe(200);
+    const [header, ...rows] = parseCsv(await response.text());
+    expect(header).toEqual(['id', 'created_at (America/New_York)', 'created_at_utc']);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [, local = '', utc = ''] of rows) {
+      // The same instant, written as New York's wall time with its offset (-05:00 or -04:00 in summer).
+      expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00$/);
+      expect(Date.parse(local)).toBe(Date.parse(utc));
+    }
+    const refused = await h.call('/api/payments/export.csv?tz=Mars/Olympus', { cookie });
+    expect(refused.status).toBe(400);
+    expect(problemSchema.parse(await refused.json()).code).toBe('invalid_parameter');
   });
 
   it('answers HEAD with the download headers and no walk of the upstream', async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { AMOUNT_UNITS, ENVIRONMENTS } from '@payments/shared';
+import { AMOUNT_UNITS, ENVIRONMENTS, isTimeZone } from '@payments/shared';
 import { z } from 'zod';
 
 /** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
@@ -87,15 +87,6 @@ function baseUrlProblem(value: string): string | undefined {
   if (!/\/v\d+[a-z\d.]*\/?$/i.test(url.pathname))
     return 'must end with the version segment, e.g. https://api.example.com/v1';
   return undefined;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Credentials that exist only for a sandbox and must never reach production (the composition names them). */

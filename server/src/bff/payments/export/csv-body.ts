@@ -1,6 +1,6 @@
 import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import { csvRow, UTF8_BOM } from './csv-format.ts';
-import { type Interpretation, recordCells } from './export-columns.ts';
+import { headerOf, type Interpretation, recordCells } from './export-columns.ts';
 import type { ExportBody } from './export-stream.ts';
 
 /** What a file is made of: its columns, and the view's rows in list order, batch by batch. */
@@ -33,7 +33,10 @@ export function csvBody(file: FileRows): ExportBody {
     async next() {
       if (!started) {
         started = true;
-        return { done: false, value: encode(file.first, `${UTF8_BOM}${csvRow(file.columns)}`) };
+        return {
+          done: false,
+          value: encode(file.first, `${UTF8_BOM}${csvRow(headerOf(file.columns, file))}`),
+        };
       }
       const next = await file.rows.next();
       return next.done ? next : { done: false, value: encode(next.value, '') };

@@ -118,8 +118,20 @@ export function exportFileName(what: {
     .join('_')}.${what.extension}`;
 }
 
+/**
+ * The file's header: the column ids, `created_at` naming the zone its times are in (`created_at (Europe/Berlin)`),
+ * as a spreadsheet's date cell carries no offset of its own.
+ */
+export function headerOf(columns: readonly string[], how: Interpretation): string[] {
+  const zone = how.displayZone ?? how.timeZone;
+  return columns.map((column) => (column === 'created_at' ? `created_at (${zone})` : column));
+}
+
 export interface Interpretation {
+  /** The zone the upstream's zone-less times are meant in (PAYMENTS_TIME_ZONE). */
   timeZone: string;
+  /** The zone `created_at` is written in: the user's display zone; `timeZone` when not given. */
+  displayZone?: string | undefined;
   amountUnit: AmountUnit;
   /** The names of the view's companies, for a group's `company_name`. */
   companyNames?: ReadonlyMap<string, string>;
@@ -137,7 +149,7 @@ export function recordCells(
   const derived: Partial<Record<(typeof KNOWN_COLUMNS)[number] | typeof COMPANY_NAME_COLUMN, unknown>> = {
     id: record.id,
     company_id: companyId,
-    created_at: instant === null ? record.created_at : isoInZone(instant, how.timeZone),
+    created_at: instant === null ? record.created_at : isoInZone(instant, how.displayZone ?? how.timeZone),
     created_at_utc: instant === null ? '' : new Date(instant).toISOString(),
     status: record.status,
     amount: majorAmount(record.amount, record.currency, how.amountUnit),

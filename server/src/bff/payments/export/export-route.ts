@@ -25,7 +25,7 @@ export interface ExportFormat {
   body(file: FileRows): ExportBody;
 }
 
-/** `YYYY-MM-DD` of "now" in the configured zone, for the export's file name. */
+/** `YYYY-MM-DD` of "now" in the user's zone, for the export's file name. */
 function localDate(timeZone: string, now: number): string {
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -102,7 +102,8 @@ export function exportRoute(
 ) {
   const { settings, exports, logger } = parts;
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
-    const { columns, ...query } = c.req.valid('query');
+    const { columns, tz, ...query } = c.req.valid('query');
+    const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
     const chosen = viewOf(c, parts.scope, query);
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
@@ -112,7 +113,7 @@ export function exportRoute(
       status: view.filters.status,
       dateFrom: view.filters.date_from,
       dateTo: view.date_to,
-      today: localDate(settings.PAYMENTS_TIME_ZONE, parts.now()),
+      today: localDate(displayZone, parts.now()),
       extension: format.extension,
     });
     const headers = {
@@ -180,6 +181,7 @@ export function exportRoute(
       rows: rest,
       group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
+      displayZone,
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
       // Only the view's own companies: a record naming another gets no name from the tree.
       companyNames: new Map(

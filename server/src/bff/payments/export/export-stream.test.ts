@@ -2,7 +2,7 @@ import type { Payment } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
 import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import { csvBody, type FileRows } from './csv-body.ts';
-import { columnsFor, KNOWN_COLUMNS } from './export-columns.ts';
+import { columnsFor, headerOf, KNOWN_COLUMNS } from './export-columns.ts';
 import { createExportStream, type ExportStreamOptions } from './export-stream.ts';
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -66,7 +66,11 @@ describe('CSV export stream', () => {
       onEnd: (outcome) => ends.push(outcome),
     });
     const lines = (await readAll(stream)).split('\r\n');
-    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'fee', 'other_fields'].map((c) => `"${c}"`).join(','));
+    expect(lines[0]).toBe(
+      headerOf([...KNOWN_COLUMNS, 'fee', 'other_fields'], { timeZone: 'UTC', amountUnit: 'minor' })
+        .map((c) => `"${c}"`)
+        .join(','),
+    );
     expect(lines.slice(1)).toEqual([
       row('p1', ','),
       row('p1b', '"2",'),
@@ -91,7 +95,11 @@ describe('CSV export stream', () => {
     const odd = [JSON.parse('{"id":"p2","amount":1,"__proto__":{"fee":5}}') as Payment];
     const stream = exportOf(page(['p1'], { other_fields: 'kept' }), (n) => (n === 1 ? odd : done(2)));
     const lines = (await readAll(stream)).split('\r\n');
-    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'other_fields'].map((c) => `"${c}"`).join(','));
+    expect(lines[0]).toBe(
+      headerOf([...KNOWN_COLUMNS, 'other_fields'], { timeZone: 'UTC', amountUnit: 'minor' })
+        .map((c) => `"${c}"`)
+        .join(','),
+    );
     expect(lines.slice(1)).toEqual([
       row('p1', '"{""other_fields"":""kept""}"'),
       row('p2', '"{""__proto__"":{""fee"":5}}"'),

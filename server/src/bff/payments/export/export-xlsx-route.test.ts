@@ -52,7 +52,7 @@ describe('GET /api/payments/export.xlsx', () => {
       expect(cells?.getCell(at('amount')).numFmt).toContain(`"${row[at('currency') - 1]}"`);
       // The sandbox's times are UTC, so the wall time and the instant are one.
       const utc = new Date(row[at('created_at_utc') - 1] ?? '');
-      expect(cells?.getCell(at('created_at')).value).toEqual(utc);
+      expect(cells?.getCell(at('created_at (UTC)')).value).toEqual(utc);
       expect(cells?.getCell(at('created_at_utc')).value).toEqual(utc);
     });
   });

@@ -77,8 +77,8 @@ describe('XLSX file', () => {
     expect(first.amount?.numFmt).toBe('#,##0.00 "EUR"');
     expect(first.amount_raw?.value).toBe(10435);
     // Wall time in Berlin (+02:00 in July) and the instant in UTC, both date-times.
-    expect(first.created_at?.value).toEqual(new Date('2026-07-01T12:00:00.000Z'));
-    expect(first.created_at?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(first['created_at (Europe/Berlin)']?.value).toEqual(new Date('2026-07-01T12:00:00.000Z'));
+    expect(first['created_at (Europe/Berlin)']?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
     expect(first.created_at_utc?.value).toEqual(new Date('2026-07-01T10:00:00.000Z'));
     expect(second.amount?.value).toBe(109389);
     expect(second.amount?.numFmt).toBe('#,##0 "JPY"');

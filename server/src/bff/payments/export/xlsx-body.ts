@@ -3,6 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import type { FileRows } from './csv-body.ts';
+import { headerOf } from './export-columns.ts';
 import type { ExportBody } from './export-stream.ts';
 import {
   columnName,
@@ -52,7 +53,8 @@ export function xlsxBody(file: FileRows, rowsPerSheet = EXCEL_MAX_ROWS - 1): Exp
   const cellsOf = ({ record, company }: ViewRow) =>
     xlsxCells(record, file.columns, file, file.group ? company : undefined);
   const firstCells = file.first.map(cellsOf);
-  const start = sheetStart(file.columns, columnWidths(file.columns, firstCells));
+  const header = headerOf(file.columns, file);
+  const start = sheetStart(header, columnWidths(header, firstCells));
   const letters = file.columns.map((_, i) => columnName(i));
   /** Each sheet's last row so far (its header is row 1). */
   const sheets: number[] = [];

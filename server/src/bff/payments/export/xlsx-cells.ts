@@ -77,7 +77,7 @@ function plain(value: unknown): XlsxCell {
 
 /**
  * The cells of one record, in `columns` order: the CSV's cells (recordCells), typed. `created_at` is its wall time
- * in the configured zone and `created_at_utc` the instant in UTC, both as date-times; `amount` a number; the
+ * in the display zone and `created_at_utc` the instant in UTC, both as date-times; `amount` a number; the
  * raw amount a number only beside an amount that could be read, text otherwise.
  */
 export function xlsxCells(
