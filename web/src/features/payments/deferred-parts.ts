@@ -6,7 +6,7 @@
  */
 
 export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
-export { ExportButton } from './export/export-button.tsx';
+export { ExportMenu } from './export/export-menu.tsx';
 export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
 export { Freshness } from './list/freshness.tsx';
 export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.tsx';
