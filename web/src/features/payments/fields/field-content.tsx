@@ -26,6 +26,21 @@ function shown({ text, asSent }: ShownValue): ReactNode {
   );
 }
 
+/** A field's content as plain text: the full text a cut cell says in its tooltip. */
+export function fieldText(field: string, payment: Payment, context: ValueContext): string {
+  const value = payment[field];
+  switch (field) {
+    case 'id':
+      return String(payment.id);
+    case 'amount':
+      return shownAmount(value, payment.currency, context.amountUnit).text;
+    case 'created_at':
+      return shownDateTime(value, context.timeZone).text;
+    default:
+      return known.has(field) ? shownText(value).text : jsonText(value);
+  }
+}
+
 /**
  * What the table and the drawer show for one field: known fields read where their shape is recognised and shown
  * as sent otherwise, any other field as text. Whatever the type of a value, this returns something to show.

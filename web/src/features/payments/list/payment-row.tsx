@@ -1,7 +1,7 @@
 import type { Payment } from '@payments/shared';
 import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo } from 'react';
 import { paths } from '../../../config/paths.ts';
-import { fieldContent, type ValueContext } from '../fields/field-content.tsx';
+import { fieldContent, fieldText, type ValueContext } from '../fields/field-content.tsx';
 import { COMPANY_NAME_COLUMN } from '../fields/field-labels.ts';
 
 /**
@@ -61,7 +61,20 @@ export const PaymentRow = memo(function PaymentRow({
     >
       {cells.map((cell) => (
         // keyed by column: a reused row element keeps its cells and only their text changes
-        <td key={cell.id} className={cell.className} style={cell.style} data-column={cell.id}>
+        // the full text in a tooltip, where a narrow column cuts it (the status badge has its own)
+        <td
+          key={cell.id}
+          className={cell.className}
+          style={cell.style}
+          data-column={cell.id}
+          title={
+            cell.id === 'status'
+              ? undefined
+              : cell.id === COMPANY_NAME_COLUMN
+                ? company
+                : fieldText(cell.id, row, context) || undefined
+          }
+        >
           {cell.id === 'id' ? (
             <a
               className="row-link"
