@@ -4,6 +4,7 @@ import { useLocation, useMatch, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
+import { requestRowFocus } from '../list/row-focus-request.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
@@ -47,22 +48,30 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
   const search = listViewQuery(view);
   const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
 
-  // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start.
-  const shownRow = useRef<string | null>(null);
-  const shownCompany = companyIds[paymentIndex];
+  // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start;
+  // the table scrolls to it first when it is not drawn (a payment opened by a link, pages down).
+  const shownIndex = useRef<number | null>(null);
   useEffect(() => {
     if (paymentId !== null) {
-      const ofCompany = shownCompany === undefined ? '' : `[data-company-id="${CSS.escape(shownCompany)}"]`;
-      shownRow.current = `[data-row-id="${CSS.escape(paymentId)}"]${ofCompany} a`;
+      shownIndex.current = paymentIndex;
       return;
     }
-    const row = shownRow.current;
-    shownRow.current = null;
-    if (row === null) return;
-    (
-      document.querySelector<HTMLElement>(row) ?? document.querySelector<HTMLElement>('[data-row-link]')
-    )?.focus();
-  }, [paymentId, shownCompany]);
+    const index = shownIndex.current;
+    shownIndex.current = null;
+    if (index !== null) requestRowFocus(Math.max(0, index));
+  }, [paymentId, paymentIndex]);
+
+  // The payment before or after among the loaded rows, in the list's order; the address follows without a new
+  // history entry per step, so Back still leaves the drawer.
+  const step = (offset: -1 | 1) => {
+    const row = rows[paymentIndex + offset];
+    if (paymentIndex < 0 || row === undefined) return undefined;
+    return () =>
+      navigate(
+        { pathname: paths.payment(String(row.id)), search },
+        { replace: true, state: { company: companyIds[paymentIndex + offset] } },
+      );
+  };
 
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   if (paymentId === null) return null;
@@ -84,6 +93,10 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
         failure={payment === undefined && list.isError ? errorMessage(list.error) : null}
         onRetry={retryCanHelp(list.error) ? list.retry : undefined}
         context={{ timeZone: config.time_zone, amountUnit: config.amount_unit }}
+        link={`${window.location.origin}${paths.payment(paymentId)}${search}`}
+        position={payment === undefined ? null : { index: paymentIndex, loaded: rows.length }}
+        onPrevious={step(-1)}
+        onNext={step(1)}
         onClose={close}
       />
     </Suspense>

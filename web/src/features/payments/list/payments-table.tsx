@@ -29,6 +29,7 @@ import {
   statusColumnWidth,
 } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
+import { onRowFocusRequest } from './row-focus-request.ts';
 import { createRowKeys } from './row-keys.ts';
 import { useNextPageLoading } from './use-next-page-loading.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
@@ -127,12 +128,13 @@ export function PaymentsTable({
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
-  const { activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
+  const { focusRow, activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
     rowCount: rows.length,
     rowHeight: small ? CARD_HEIGHT : ROW_HEIGHT,
     scroller: scrollRef,
     virtualizer,
   });
+  useEffect(() => onRowFocusRequest(focusRow), [focusRow]);
   // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
   // instead of creating and styling dozens of new rows per frame. The rendered rows are contiguous and sit in
   // the flow of the body, pushed down by its padding: one style change per frame moves them all.
