@@ -54,6 +54,21 @@ function toolbarPlaces(page: Page) {
   });
 }
 
+/**
+ * The view's figures counted. One count per user runs at a time, and the other specs sign in as the same user: a
+ * count they replaced is asked for again, with its Retry.
+ */
+async function counted(page: Page): Promise<void> {
+  const count = page.getByTestId('summary-count');
+  const retry = page.locator('.summary').getByRole('button', { name: 'Retry' });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await expect(count.or(retry)).toBeVisible({ timeout: 30_000 });
+    if (await count.isVisible()) return;
+    await retry.click();
+  }
+  await expect(count).toBeVisible();
+}
+
 /** A screenshot of the state, kept with the run's artifacts (test-results/artifacts/…). */
 async function keep(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
@@ -68,7 +83,7 @@ for (const width of [320, 390, 768, 1024, 1440, 1920]) {
     test('the page never overflows: with the summary, a group, a rejected date and an export running', async ({
       page,
     }, testInfo) => {
-      test.setTimeout(60_000);
+      test.setTimeout(120_000);
       // the download is held, so the export stays running while it is looked at
       let release = () => {};
       const held = new Promise<void>((resolve) => {
@@ -81,7 +96,7 @@ for (const width of [320, 390, 768, 1024, 1440, 1920]) {
       await signInByApi(page);
       await page.goto('/?company=acme-eu');
       await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
-      await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
+      await counted(page);
       if (width < 640) await page.getByRole('button', { name: /^Filters/ }).click();
       const toolbar = await toolbarPlaces(page);
       await fitsTheScreen(page, 'the summary');
@@ -91,7 +106,7 @@ for (const width of [320, 390, 768, 1024, 1440, 1920]) {
       await page.locator('.company-switcher__button').click();
       await page.getByRole('button', { name: 'Acme Europe B.V. and its subsidiaries' }).click();
       await expect(page).toHaveURL(/[?&]group=true/);
-      await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
+      await counted(page);
       await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
       expect((await toolbarPlaces(page)).height, 'the toolbar with a group chosen').toBe(toolbar.height);
       await fitsTheScreen(page, 'a group');

@@ -65,7 +65,8 @@ export function paymentColumns(
     ...(group ? [column(COMPANY_NAME_COLUMN, 200, 150)] : []),
     // a date, a time and a zone are read whole: this one does not shrink
     column('created_at', 215, 215, `${fieldLabel('created_at')} (${timeZone})`),
-    column('status', statusWidth, 112),
+    // a status the dashboard does not know reads in full (statusColumnWidth): it does not shrink either
+    column('status', statusWidth, statusWidth),
     column('amount', 140, 110),
     column('currency', 90, 84),
     column('counterparty', 200, 140),
