@@ -273,30 +273,4 @@ describe('ExportMenu', () => {
     );
     expect(saved).toEqual([]);
   });
-
-  it('is a menu button: the arrows open it and move through the formats, Escape closes it onto the button', async () => {
-    renderMenu(view);
-    const button = screen.getByRole('button', { name: 'Export' });
-    expect(button.getAttribute('aria-haspopup')).toBe('menu');
-    expect(button.getAttribute('aria-expanded')).toBe('false');
-    button.focus();
-    fireEvent.keyDown(button, { key: 'ArrowDown' });
-    const items = await screen.findAllByRole('menuitem');
-    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual([
-      'CSV, shown columns',
-      'CSV, all columns',
-      'Excel (XLSX), shown columns',
-      'Excel (XLSX), all columns',
-    ]);
-    expect(button.getAttribute('aria-expanded')).toBe('true');
-    await waitFor(() => expect(document.activeElement).toBe(items[0]));
-    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(items[3]);
-    fireEvent.keyDown(document.activeElement as Element, { key: 'Home' });
-    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(items[1]);
-    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
-    expect(screen.queryByRole('menu')).toBeNull();
-    expect(document.activeElement).toBe(button);
-  });
 });
