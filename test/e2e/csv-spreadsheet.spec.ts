@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { expect, sandboxPage, signInByApi, test } from './fixtures.ts';
+import { expect, exportAs, sandboxPage, signInByApi, test } from './fixtures.ts';
 
 /** An exact decimal string as an integer count of 10^-scale units. */
 function scaled(decimal: string, scale: number): bigint {
@@ -29,7 +29,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await exportAs(page, 'CSV, shown columns');
   const file = await download;
   expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}.csv`);
   const text = await readFile(await file.path(), 'utf8');

@@ -2,25 +2,25 @@ import { Suspense } from 'react';
 import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 
-const ExportButton = deferredPart('ExportButton');
+const ExportMenu = deferredPart('ExportMenu');
 
-/** The export of the view, in the deferred chunk; until its code arrives, its controls wait disabled in place. */
-export function ExportControls({ view }: { view: ListView }) {
+/** The export of the view, in the deferred chunk; until its code arrives, its button waits disabled in place. */
+export function ExportControls({ view, statusSlot }: { view: ListView; statusSlot: HTMLElement | null }) {
   return (
     <Suspense
       fallback={
-        // the controls as they will be: nothing moves when they arrive
+        // the button as it will be: nothing moves when it arrives
         <div className="export">
-          <button type="button" className="button" disabled>
-            Export CSV
+          <button type="button" className="button export__button" disabled>
+            Export{' '}
+            <span aria-hidden="true" className="caret">
+              ▾
+            </span>
           </button>
-          <label className="export__columns">
-            <input type="checkbox" disabled /> All columns
-          </label>
         </div>
       }
     >
-      <ExportButton view={view} />
+      <ExportMenu view={view} statusSlot={statusSlot} />
     </Suspense>
   );
 }

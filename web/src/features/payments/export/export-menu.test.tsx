@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
-import { ExportButton } from './export-button.tsx';
+import { ExportMenu } from './export-menu.tsx';
 
 const view: ListView = {
   company: 'acme',
@@ -41,11 +41,9 @@ function serveCsvStream(): Promise<Download> {
         headers: new Headers(init.headers),
         signal: init.signal ?? null,
       });
+      const extension = new URL(input, 'http://app.test').pathname.endsWith('.xlsx') ? 'xlsx' : 'csv';
       return new Response(body, {
-        headers: {
-          'Content-Type': 'text/csv',
-          'Content-Disposition': 'attachment; filename="payments-acme.csv"',
-        },
+        headers: { 'Content-Disposition': `attachment; filename="payments-acme.${extension}"` },
       });
     });
   });
@@ -83,24 +81,33 @@ beforeEach(() => {
 afterEach(() => {
   document.removeEventListener('click', recordDownloads, true);
   cleanup();
+  document.body.replaceChildren();
   vi.unstubAllGlobals();
 });
 
 const status = () => screen.getByTestId('export-status');
 
-/** The button in a query client of its own, as the app provides one: the export is a mutation. */
-function renderButton(shown: ListView) {
+/** The menu in a query client of its own, as the app provides one (the export is a mutation), with its status line. */
+function renderMenu(shown: ListView) {
+  const slot = document.createElement('div');
+  document.body.append(slot);
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <ExportButton view={shown} />
+      <ExportMenu view={shown} statusSlot={slot} />
     </QueryClientProvider>,
   );
 }
 
-async function startExport(shown: ListView = view, { rendered = false } = {}) {
+/** Opens the menu and chooses, as a click does. */
+function choose(item: string) {
+  fireEvent.click(screen.getByRole('button', { name: /^Export/ }));
+  fireEvent.click(screen.getByRole('menuitem', { name: item }));
+}
+
+async function startExport(shown: ListView = view, { rendered = false, item = 'CSV, shown columns' } = {}) {
   const download = serveCsvStream();
-  if (!rendered) renderButton(shown);
-  fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  if (!rendered) renderMenu(shown);
+  choose(item);
   return download;
 }
 
@@ -111,7 +118,7 @@ async function send(download: Download, text: string) {
   });
 }
 
-describe('ExportButton', () => {
+describe('ExportMenu', () => {
   it('shows rows and bytes while the stream is read, then saves the whole file', async () => {
     const download = await startExport();
     expect(download.url.pathname).toBe('/api/payments/export.csv');
@@ -144,7 +151,7 @@ describe('ExportButton', () => {
     expect(saved).toEqual([]);
     expect(blobs.size).toBe(0);
     // the user can try again
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeTruthy();
   });
 
   it('Cancel stops a running export: the request is aborted and nothing is saved', async () => {
@@ -156,7 +163,7 @@ describe('ExportButton', () => {
     expect(download.signal?.aborted).toBe(true);
     expect(saved).toEqual([]);
     expect(blobs.size).toBe(0);
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeTruthy();
   });
 
   it("exports a group's date range: the same filters as the list, with the columns the table shows", async () => {
@@ -175,10 +182,8 @@ describe('ExportButton', () => {
     });
   });
 
-  it('exports every column when "All columns" is ticked', async () => {
-    renderButton(view);
-    fireEvent.click(screen.getByRole('checkbox', { name: 'All columns' }));
-    const download = await startExport(view, { rendered: true });
+  it('exports every column when "All columns" is chosen', async () => {
+    const download = await startExport(view, { item: 'CSV, all columns' });
     expect(download.url.searchParams.has('columns')).toBe(false);
   });
 
@@ -221,11 +226,49 @@ describe('ExportButton', () => {
           },
         ),
     );
-    renderButton(view);
-    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    renderMenu(view);
+    choose('CSV, shown columns');
     await waitFor(() =>
       expect(status().textContent).toBe(
         'Export not started: you have 2 downloads running already; wait for one to finish. Try again in 10 s.',
+      ),
+    );
+    expect(saved).toEqual([]);
+  });
+
+  it('downloads the XLSX of the same view, says its size as it grows, and saves it once whole', async () => {
+    const download = await startExport(view, { item: 'Excel (XLSX), shown columns' });
+    expect(download.url.pathname).toBe('/api/payments/export.xlsx');
+    expect(download.url.searchParams.get('status')).toBe('FAILED');
+    expect(download.url.searchParams.get('columns')).toMatch(/^id,created_at,/);
+    expect(download.headers.get('X-Company-Id')).toBe('acme');
+    const entries = new Uint8Array(2000);
+    await act(async () => {
+      download.controller.enqueue(entries);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(status().textContent).toBe('Exporting… 2.0 KB');
+    const end = new Uint8Array(22);
+    end.set([0x50, 0x4b, 0x05, 0x06]);
+    await act(async () => {
+      download.controller.enqueue(end);
+      download.controller.close();
+    });
+    await waitFor(() => expect(status().textContent).toBe('Saved payments-acme.xlsx: 2.0 KB.'));
+    expect(saved.map((file) => file.name)).toEqual(['payments-acme.xlsx']);
+    expect((await blobs.get(saved[0]?.href ?? '')?.arrayBuffer())?.byteLength).toBe(2022);
+  });
+
+  it('refuses a workbook whose stream ended cleanly before its end', async () => {
+    const download = await startExport(view, { item: 'Excel (XLSX), all columns' });
+    expect(download.url.searchParams.has('columns')).toBe(false);
+    await act(async () => {
+      download.controller.enqueue(new Uint8Array(100));
+      download.controller.close();
+    });
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export failed after 100 B: The file ended before its end. Nothing was saved.',
       ),
     );
     expect(saved).toEqual([]);
