@@ -1,8 +1,8 @@
 import type { AppConfig } from '@payments/shared';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useMatch, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { useLocation, useMatch, useNavigate } from '../../../lib/history-router.tsx';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
