@@ -3,7 +3,7 @@ import { createSandbox } from '@payments/server/sandbox';
 import { COMPANY_HEADER } from '@payments/shared';
 import type { Page } from '@playwright/test';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { expect, test } from './fixtures.ts';
+import { expect, exportAs, test } from './fixtures.ts';
 import { freePort, type OwnStack, startOwnStack } from './own-stack.ts';
 
 /**
@@ -167,7 +167,7 @@ test("a group's export holds every payment of its companies in the range, newest
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible({ timeout: 30_000 });
 
   const download = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await exportAs(page, 'CSV, all columns');
   const file = await download;
   const text = await readFile(await file.path(), 'utf8');
   const records = parseCsv(text, { bom: true, columns: true, skip_empty_lines: true }) as Record<

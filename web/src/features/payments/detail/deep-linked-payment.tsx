@@ -1,7 +1,7 @@
 import type { AppConfig } from '@payments/shared';
 import { Suspense } from 'react';
-import { useMatch } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { useMatch } from '../../../lib/history-router.tsx';
 import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 

@@ -1,8 +1,8 @@
 import type { AppConfig } from '@payments/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { useLocation, useNavigate } from '../../../lib/history-router.tsx';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { requestRowFocus } from '../list/row-focus-request.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';

@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/history-router.tsx';
 import {
   type ColumnVisibility,
   isColumnVisible,
