@@ -102,6 +102,7 @@ test('the drawer steps through the loaded payments, copies its link, and j and k
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/?company=acme-eu&status=COMPLETED');
+  await expect(page.locator('tbody tr[data-row-id]').nth(3)).toBeVisible();
   const ids = await renderedIds(page);
   expect(ids.length).toBeGreaterThan(3);
   await page.locator('[data-row-link="1"]').click();

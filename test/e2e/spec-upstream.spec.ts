@@ -118,9 +118,11 @@ async function scrollToEnd(page: Page): Promise<ShownRow[]> {
   };
   const atBottom = () => scroller.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2);
   for (let step = 0; step < 200; step += 1) {
-    const last = await lastDrawn();
+    // The end is read before the rows: rows drawn with the last page are then collected on this same step.
     const status = (await page.getByTestId('list-status').textContent()) ?? '';
-    if ((await atBottom()) && status.includes('end of list')) break;
+    const atEnd = (await atBottom()) && status.includes('end of list');
+    const last = await lastDrawn();
+    if (atEnd) break;
     await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight * 0.8));
     // Further rows are drawn once the scroll lands or, at the end of what is loaded, once the next page is in;
     // the last stretch of the scroll may only reach the bottom, with every row drawn already.
