@@ -5,7 +5,7 @@ import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
 import { busyWalks } from '../summary/summary-route.ts';
-import type { Checkpoints } from '../walk/checkpoints.ts';
+import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
@@ -20,7 +20,6 @@ const skips = (view: View) => view.date_to !== undefined || view.currencies !== 
 /** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
 const PAGE_CLASS_READS = 2;
 /** How often a first page starts again without a remembered position that proved wrong. */
-const REPLANS = 3;
 
 /**
  * `GET /api/payments`: one page of a view, of one company or merged from a group's. Scope first, then the cursor,
@@ -42,13 +41,13 @@ export function listRoute(parts: {
   const timeZone = settings.PAYMENTS_TIME_ZONE;
 
   /** Where each company of a view starts: a person's page size when every row is shown, else the largest. */
-  const startPlaces = (view: View, limit: number) => {
+  const startPlaces = (view: View, limit: number, replan = 0) => {
     const filtersRows = skips(view);
     const pageSize = filtersRows ? WALK_PAGE_SIZE : limit;
     return Promise.all(
       view.members.map(async (company): Promise<MemberPlace> => {
         const { filters, start } = await planStart(view, company, {
-          checkpoints: parts.checkpoints,
+          checkpoints: positionsFor(replan, parts.checkpoints),
           order,
           timeZone,
           limit: pageSize,
@@ -104,8 +103,8 @@ export function listRoute(parts: {
     try {
       page = await nextListPage(places, listParts);
       // A remembered position that proved wrong was forgotten: the first page starts again without it.
-      for (let replan = 0; cursor === undefined && !page.ok && page.stale && replan < REPLANS; replan++)
-        page = await nextListPage(await startPlaces(view, limit), listParts);
+      for (let replan = 1; cursor === undefined && !page.ok && page.stale && replan <= REPLANS; replan++)
+        page = await nextListPage(await startPlaces(view, limit, replan), listParts);
     } finally {
       place?.leave();
     }

@@ -9,7 +9,7 @@ import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
 import { busyWalks } from '../summary/summary-route.ts';
 import { type SummaryRuns, summaryKey } from '../summary/summary-runs.ts';
-import type { Checkpoints } from '../walk/checkpoints.ts';
+import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { idText } from '../walk/row-key.ts';
@@ -21,7 +21,6 @@ import { paymentMatcher } from './payment-match.ts';
 
 /** Matches one search sends at most: a search that finds more is too broad to read; it says so. */
 const MAX_MATCHES = 5_000;
-const REPLANS = 3;
 
 interface Found {
   rows: Payment[];
@@ -130,7 +129,8 @@ export function searchRoutes(parts: {
         write('start', { estimate, companies: view.members.length });
         const company = async (id: string) => {
           for (let replan = 0; ; replan++) {
-            const plan = await planWalk(view, id, { checkpoints: parts.checkpoints, order, timeZone });
+            const checkpoints = positionsFor(replan, parts.checkpoints);
+            const plan = await planWalk(view, id, { checkpoints, order, timeZone });
             const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
             const consumer = matchingParts(id, matches, send, onPage, stopped);
             const outcome = await walkInParts(walk, plan, { read: parts.read, order, consumer });

@@ -6,7 +6,7 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
-import type { Checkpoints } from '../walk/checkpoints.ts';
+import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
@@ -52,7 +52,6 @@ function countingParts(
 }
 
 /** How often a walk starts again when a remembered position it started from proved wrong. */
-const REPLANS = 3;
 
 /**
  * `GET /api/payments/summary`: a view's figures, as JSON or as a stream of progress events ending with them
@@ -100,7 +99,8 @@ export function summaryRoute(parts: {
     };
     const company = async (id: string) => {
       for (let replan = 0; ; replan++) {
-        const plan = await planWalk(view, id, { checkpoints: parts.checkpoints, order, timeZone });
+        const checkpoints = positionsFor(replan, parts.checkpoints);
+        const plan = await planWalk(view, id, { checkpoints, order, timeZone });
         const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
         const outcome = await walkInParts(walk, plan, {
           read: parts.read,

@@ -118,3 +118,24 @@ export function createCheckpoints(state: SharedState, metrics?: Metrics) {
 }
 
 export type Checkpoints = ReturnType<typeof createCheckpoints>;
+
+/** What a walk's plan asks of the remembered positions. */
+export type RememberedPositions = Pick<Checkpoints, 'nearest' | 'count' | 'splits'>;
+
+/** How many times a walk is planned again after a remembered position proved wrong, each time without it. */
+export const REPLANS = 3;
+
+const NOTHING_REMEMBERED: RememberedPositions = {
+  nearest: async () => undefined,
+  count: async () => 0,
+  splits: async () => [],
+};
+
+/**
+ * The positions plan number `replan` of a walk may use: the remembered ones, until REPLANS of them have proved
+ * wrong (an upstream may refuse any cursor, and every one remembered may point elsewhere by now); then none, and
+ * the walk starts at the top, which always holds.
+ */
+export function positionsFor(replan: number, checkpoints: Checkpoints): RememberedPositions {
+  return replan < REPLANS ? checkpoints : NOTHING_REMEMBERED;
+}

@@ -1,7 +1,7 @@
 import { instantOf, type Payment } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
-import type { Checkpoints } from './checkpoints.ts';
+import { type Checkpoints, positionsFor, REPLANS } from './checkpoints.ts';
 import type { CompanyReader } from './company-reader.ts';
 import { direction } from './row-key.ts';
 import { type PartSink, walkInParts } from './segmented-walk.ts';
@@ -11,7 +11,6 @@ import { companyWalk, planWalk } from './walk-plan.ts';
 /** Pages one part of a walk reads ahead of the reader before it waits. */
 const READ_AHEAD_PAGES = 4;
 /** How often a walk starts again when a remembered position it started from proved wrong. */
-const REPLANS = 3;
 
 export interface ViewRow {
   record: Payment;
@@ -81,7 +80,10 @@ async function* companyRows(
 ): AsyncGenerator<Payment[], RowsEnd> {
   let attempts = 0;
   for (let replan = 0; ; replan++) {
-    const plan = await planWalk(view, company, parts);
+    const plan = await planWalk(view, company, {
+      ...parts,
+      checkpoints: positionsFor(replan, parts.checkpoints),
+    });
     const walk = companyWalk(view, company, plan.filters, { ...parts, cls: 'walk' });
     const queues = new Map<number, ReturnType<typeof pageQueue>>();
     const accepted: number[] = [];

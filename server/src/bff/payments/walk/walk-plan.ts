@@ -1,7 +1,7 @@
 import { type Payment, wallTimeToInstant } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { RequestClass } from '../../../upstream/index.ts';
-import type { Checkpoint, Checkpoints, UpstreamFilters } from './checkpoints.ts';
+import type { Checkpoint, RememberedPositions, UpstreamFilters } from './checkpoints.ts';
 import type { CompanyWalk, Position, Range } from './company-reader.ts';
 import { direction } from './row-key.ts';
 import type { View } from './view.ts';
@@ -57,7 +57,7 @@ async function startFor(
   company: string,
   filters: UpstreamFilters,
   to: number | undefined,
-  parts: { checkpoints: Checkpoints; limit: number },
+  parts: { checkpoints: RememberedPositions; limit: number },
 ): Promise<Position> {
   const near = to === undefined ? undefined : await parts.checkpoints.nearest(company, filters, to, true);
   if (!near) return { cursor: null, skip: 0, limit: parts.limit };
@@ -82,7 +82,7 @@ async function startFor(
 export async function planStart(
   view: View,
   company: string,
-  parts: { checkpoints: Checkpoints; order: ListOrder; timeZone: string; limit: number },
+  parts: { checkpoints: RememberedPositions; order: ListOrder; timeZone: string; limit: number },
 ): Promise<{ filters: UpstreamFilters; start: Position }> {
   const { status, date_from } = view.filters;
   const range = rangeOf(view, parts.timeZone);
@@ -120,7 +120,7 @@ const PAGES_PER_PART = 3;
 export async function planWalk(
   view: View,
   company: string,
-  parts: { checkpoints: Checkpoints; order: ListOrder; timeZone: string },
+  parts: { checkpoints: RememberedPositions; order: ListOrder; timeZone: string },
 ) {
   const { status, date_from } = view.filters;
   const range = rangeOf(view, parts.timeZone);
