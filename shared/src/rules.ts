@@ -66,8 +66,19 @@ export const COMPANY_HEADER = 'X-Company-Id';
 export const SIGNED_IN_HINT_COOKIE = 'signed_in';
 /** A code from an authenticator app (TOTP, RFC 6238): six digits. */
 export const TOTP_CODE_PATTERN = /^\d{6}$/;
-/** `1` on a request the app makes by itself (the freshness poll): it does not count as use for the idle timeout. */
+/**
+ * `1` on a request that carries no news of the user (the freshness poll, a refetch the app makes by itself, a
+ * check of the idle time): it does not count as use for the idle timeout. The web app sends it on every request
+ * but those following something the user did.
+ */
 export const BACKGROUND_HEADER = 'X-Background';
+/**
+ * On every answer to a signed-in request: the whole seconds the session stays on without use (`SESSION_IDLE_TIMEOUT`
+ * after a request that counted as use, what is left of it after a background one). The app warns before it ends.
+ */
+export const SESSION_IDLE_LEFT_HEADER = 'X-Session-Idle-Left';
+/** The `reason` of the 401 `unauthenticated` problem answered for a session that ran out of idle time. */
+export const SESSION_ENDED_IDLE = 'idle';
 
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

@@ -4,8 +4,11 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
+import { watchUserInput } from './lib/session-clock.ts';
 import './app/app.css';
 
+// The user's input, from the first moment: only requests that follow some count as use of the session.
+watchUserInput();
 // first-requests is evaluated before React and the app: the first view's requests start before the first render
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -19,7 +19,8 @@ export function safeNext(next: string | null): string {
   return next;
 }
 
-export function signInPath(next: string, reason?: 'expired' | 'signed-out'): string {
+/** `reason`: why the user is at sign-in (the page says so): the session `expired`, ended `idle`, or `signed-out`. */
+export function signInPath(next: string, reason?: 'expired' | 'idle' | 'signed-out'): string {
   const params = new URLSearchParams();
   if (next !== paths.payments) params.set('next', next);
   if (reason) params.set('reason', reason);

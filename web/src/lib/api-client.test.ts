@@ -1,6 +1,8 @@
 import { appConfigSchema, paymentPageSchema } from '@payments/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bff, quietFetch, readJson } from './api-client.ts';
+import { bff, endedIdle, quietFetch, readJson } from './api-client.ts';
+import { ApiError } from './api-error.ts';
+import { idleDeadline, noteUserInput, resetSessionClock, takeNewsOfUser } from './session-clock.ts';
 import { onSessionExpired } from './session-expiry.ts';
 
 const problem = (status: number, code: string, extra: Record<string, unknown> = {}) =>
@@ -59,7 +61,17 @@ describe('BFF client', () => {
     expect(expired).not.toHaveBeenCalled();
     await expect(bff.api.config.$get()).rejects.toMatchObject({ code: 'unauthenticated' });
     expect(expired).toHaveBeenCalledTimes(1);
+    expect(expired).toHaveBeenLastCalledWith('ended');
+    vi.stubGlobal('fetch', async () => problem(401, 'unauthenticated', { reason: 'idle' }));
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ extra: { reason: 'idle' } });
+    expect(expired).toHaveBeenLastCalledWith('idle');
     stop();
+  });
+
+  it('tells a session that ran out of idle time from one ended otherwise', () => {
+    expect(endedIdle(new ApiError(401, 'unauthenticated', 'd', null, { reason: 'idle' }))).toBe(true);
+    expect(endedIdle(new ApiError(401, 'unauthenticated', 'd'))).toBe(false);
+    expect(endedIdle(new ApiError(403, 'forbidden_company', 'd', null, { reason: 'idle' }))).toBe(false);
   });
 
   it('names a lost connection as such', async () => {
@@ -96,6 +108,55 @@ describe('BFF client', () => {
       code: 'unauthenticated',
       detail: 'Unauthorized',
     });
+  });
+});
+
+describe('the idle timeout', () => {
+  function answering(headers: Record<string, string> = {}) {
+    const sent: Array<string | null> = [];
+    vi.stubGlobal('fetch', async (_input: string, init: RequestInit) => {
+      sent.push(new Headers(init.headers).get('X-Background'));
+      return new Response('{}', { headers });
+    });
+    return sent;
+  }
+
+  it('a request counts as use only after input since the last that did; any other goes as background', async () => {
+    resetSessionClock();
+    const sent = answering();
+    await bff.api.config.$get();
+    await bff.api.config.$get();
+    noteUserInput();
+    await bff.api.config.$get();
+    await bff.api.session.$get(undefined, { fetch: quietFetch });
+    // the freshness poll is background whatever the user did
+    noteUserInput();
+    await bff.api.config.$get(undefined, { headers: { 'X-Background': '1' } });
+    expect(sent).toEqual([null, '1', null, '1', '1']);
+    // and left the news for the next
+    expect(takeNewsOfUser()).toBe(true);
+  });
+
+  it('news sent on a request that never arrived goes with the next', async () => {
+    resetSessionClock();
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(bff.api.config.$get()).rejects.toMatchObject({ code: 'network_error' });
+    const sent = answering();
+    await bff.api.config.$get();
+    expect(sent).toEqual([null]);
+  });
+
+  it('follows the idle time left of every answer, failed ones too', async () => {
+    resetSessionClock();
+    answering({ 'X-Session-Idle-Left': '1800' });
+    await bff.api.config.$get();
+    expect(idleDeadline()).toBeGreaterThanOrEqual(Date.now() + 1_799_000);
+    resetSessionClock();
+    answering({ 'X-Session-Idle-Left': 'soon' });
+    await bff.api.config.$get();
+    expect(idleDeadline()).toBeNull();
   });
 });
 

@@ -1,8 +1,14 @@
 import type { AppType } from '@payments/server/bff';
 import { describeIssue, problemSchema } from '@payments/shared';
-import { CSRF_HEADER } from '@payments/shared/rules';
+import {
+  BACKGROUND_HEADER,
+  CSRF_HEADER,
+  SESSION_ENDED_IDLE,
+  SESSION_IDLE_LEFT_HEADER,
+} from '@payments/shared/rules';
 import { hc } from 'hono/client';
 import { ApiError } from './api-error.ts';
+import { newsNotDelivered, noteIdleLeft, takeNewsOfUser } from './session-clock.ts';
 import { reportSessionExpired } from './session-expiry.ts';
 
 /** A shared zod/mini schema, as far as reading an answer needs it. */
@@ -36,28 +42,44 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, response.statusText, retryAfter(response));
 }
 
+const WHOLE_SECONDS = /^\d{1,9}$/;
+
 /**
  * The `fetch` every BFF call goes through: same origin with the session cookie, the anti-forgery header, and
- * problem+json errors turned into `ApiError` values. A 401 means the session expired — except on the session
- * routes themselves (`quiet`), where "not signed in" is an ordinary answer.
+ * problem+json errors turned into `ApiError` values. A request counts as use of the session (restarting its idle
+ * time) only when the user did something since the last one that did; any other is sent as background (a caller
+ * may mark one so anyway: the freshness poll). Every answer's idle time left goes to the session clock. A 401
+ * means the session expired — except on the session routes themselves (`quiet`), where "not signed in" is an
+ * ordinary answer.
  */
 function bffFetch(quiet: boolean): typeof fetch {
   return async (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set(CSRF_HEADER, '1');
     if (!headers.has('Accept')) headers.set('Accept', 'application/json');
+    const news = headers.get(BACKGROUND_HEADER) !== '1' && takeNewsOfUser();
+    if (!news) headers.set(BACKGROUND_HEADER, '1');
     let response: Response;
     try {
       response = await fetch(input, { ...init, headers, credentials: 'same-origin' });
     } catch (error) {
+      if (news) newsNotDelivered();
       if (init?.signal?.aborted) throw error;
       throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'network error');
     }
+    const idleLeft = response.headers.get(SESSION_IDLE_LEFT_HEADER);
+    if (idleLeft !== null && WHOLE_SECONDS.test(idleLeft)) noteIdleLeft(Number(idleLeft));
     if (response.ok) return response;
     const error = await toApiError(response);
-    if (error.status === 401 && error.code === 'unauthenticated' && !quiet) reportSessionExpired();
+    if (error.status === 401 && error.code === 'unauthenticated' && !quiet)
+      reportSessionExpired(endedIdle(error) ? 'idle' : 'ended');
     throw error;
   };
+}
+
+/** A 401 for a session that ran out of idle time (the BFF says so), rather than one ended otherwise. */
+export function endedIdle(error: ApiError): boolean {
+  return error.status === 401 && error.extra.reason === SESSION_ENDED_IDLE;
 }
 
 /** The BFF's routes, typed from the server's `AppType` (a type-only import: no server code ships). */

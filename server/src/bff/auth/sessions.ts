@@ -85,6 +85,9 @@ export function createSessions(
   const nowSeconds = () => Math.floor((options.now ?? Date.now)() / 1000);
   const idleMs = idleSeconds * 1000;
   const recordKey = (sid: string) => `session:${sid}`;
+  // Lives the max age and is deleted with the record on sign-out: a record gone while this is still there ran
+  // out of idle time, which the 401 then says (the store has no word for why a key expired).
+  const begunKey = (sid: string) => `session-begun:${sid}`;
   const userKey = (user: string) => `sessions:${user}`;
   const sidOf = (id: string) => createHmac('sha256', idKey).update(id).digest('base64url');
   // Per password hash, computed once (one entry per user of the users file): every request checks its session
@@ -117,6 +120,7 @@ export function createSessions(
       };
       const { sid, ...record } = claims;
       await state.set(recordKey(sid), JSON.stringify(record), Math.min(idleSeconds, maxAgeSeconds) * 1000);
+      await state.set(begunKey(sid), '1', maxAgeSeconds * 1000);
       await state.addMember(userKey(user.username), sid, maxAgeSeconds * 1000);
       return { cookie, claims };
     },
@@ -139,18 +143,38 @@ export function createSessions(
       return Object.freeze({ sid, ...record, exp });
     },
 
+    /**
+     * Seconds the session stays on without use, as of this request: the whole idle time after a request that
+     * touched it, what is left of it after one that did not.
+     */
+    async idleLeft(claims: SessionClaims, { touched }: { touched: boolean }): Promise<number> {
+      const ms = touched ? idleMs : await state.timeLeft(recordKey(claims.sid));
+      return Math.max(0, Math.floor(ms / 1000));
+    },
+
+    /**
+     * Whether the session the cookie named (one `open` refused) ran out of idle time, rather than being signed
+     * out, ended everywhere, past its max age or never begun.
+     */
+    async endedIdle(cookie: string | undefined): Promise<boolean> {
+      if (typeof cookie !== 'string' || !ID_PATTERN.test(cookie)) return false;
+      const sid = sidOf(cookie);
+      if ((await state.get(recordKey(sid))) !== null) return false;
+      return (await state.get(begunKey(sid))) !== null;
+    },
+
     /** Whether `claims` were granted on `user`'s current password. */
     grantedOn: (claims: SessionClaims, user: SessionUser) => claims.cred === fingerprint(user.passwordHash),
 
     async end(claims: SessionClaims): Promise<void> {
-      await state.delete(recordKey(claims.sid));
+      await state.delete(recordKey(claims.sid), begunKey(claims.sid));
       await state.removeMember(userKey(claims.sub), claims.sid);
     },
 
     /** Ends every session of `user`, on every replica. */
     async endAll(user: string): Promise<void> {
       const sids = await state.members(userKey(user));
-      await state.delete(...sids.map(recordKey), userKey(user));
+      await state.delete(...sids.map(recordKey), ...sids.map(begunKey), userKey(user));
     },
   };
 }

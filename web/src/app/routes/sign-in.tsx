@@ -1,7 +1,8 @@
 import { safeNext } from '../../config/paths.ts';
 import { useSession } from '../../features/auth/api/get-session.ts';
 import { SignInForm } from '../../features/auth/components/sign-in-form.tsx';
-import { Navigate, useNavigate, useSearchParams } from '../../lib/history-router.tsx';
+import { idleNotice, readIdleSignOut } from '../../features/auth/idle/idle-sign-out.ts';
+import { Navigate, useLocation, useNavigate, useSearchParams } from '../../lib/history-router.tsx';
 
 const NOTICES: Record<string, string> = {
   expired: 'Your session has ended. Sign in again to continue where you were.',
@@ -13,11 +14,16 @@ export default function SignInRoute() {
   const navigate = useNavigate();
   const next = safeNext(params.get('next'));
   const session = useSession();
+  const location = useLocation();
   if (session.data) return <Navigate to={next} replace />;
+  const reason = params.get('reason') ?? '';
+  // After an idle sign-out, the history entry says whose session it was and after how long (idle-sign-out.ts).
+  const idle = reason === 'idle' ? readIdleSignOut(location.state) : null;
   return (
     <main className="sign-in-page">
       <SignInForm
-        notice={NOTICES[params.get('reason') ?? ''] ?? null}
+        notice={reason === 'idle' ? idleNotice(idle) : (NOTICES[reason] ?? null)}
+        initialUsername={idle?.username ?? ''}
         onSignedIn={() => navigate(next, { replace: true })}
       />
     </main>

@@ -1,18 +1,21 @@
 import type { AppConfig } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { EnvironmentBadge } from '../../components/environment-badge.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
 import { isListPath, paths, signInPath } from '../../config/paths.ts';
 import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
+import { idleSignOutState } from '../../features/auth/idle/idle-sign-out.ts';
+import { IdleWarning } from '../../features/auth/idle/load-idle-warning.tsx';
 import { paymentsQueryOptions } from '../../features/payments/list/get-payments.ts';
 import { parseListView } from '../../features/payments/view/list-view.ts';
 import { errorMessage } from '../../lib/api-error.ts';
-import { useAppConfig } from '../../lib/app-config.ts';
+import { appConfigQueryOptions, useAppConfig } from '../../lib/app-config.ts';
 import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from '../../lib/history-router.tsx';
-import { onSessionExpired } from '../../lib/session-expiry.ts';
+import { resetSessionClock } from '../../lib/session-clock.ts';
+import { onSessionExpired, type SessionEnd } from '../../lib/session-expiry.ts';
 
 /** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */
 export function SignedInLayout() {
@@ -24,17 +27,27 @@ export function SignedInLayout() {
   const queryClient = useQueryClient();
   const here = `${location.pathname}${location.search}`;
 
-  useEffect(
-    () =>
-      onSessionExpired(() => {
-        // Without a known session this is a first visit, not an expiry: the session check redirects instead.
-        if (!queryClient.getQueryData(sessionQueryOptions.queryKey)) return;
-        const at = `${window.location.pathname}${window.location.search}`;
-        queryClient.clear();
-        navigate(signInPath(at, 'expired'), { replace: true });
-      }),
+  // The session is over (a 401, or the idle watch at its deadline): to sign-in, back here after. Ended for want
+  // of use, the page says so, with the username kept (never the password).
+  const leave = useCallback(
+    (why: SessionEnd) => {
+      const session = queryClient.getQueryData(sessionQueryOptions.queryKey);
+      // Without a known session this is a first visit, not an expiry: the session check redirects instead.
+      if (!session) return;
+      const idleSeconds = queryClient.getQueryData(appConfigQueryOptions.queryKey)?.session_idle_seconds;
+      const at = `${window.location.pathname}${window.location.search}`;
+      queryClient.clear();
+      resetSessionClock();
+      if (why === 'idle')
+        navigate(signInPath(at, 'idle'), {
+          replace: true,
+          state: idleSignOutState(session.username, idleSeconds),
+        });
+      else navigate(signInPath(at, 'expired'), { replace: true });
+    },
     [navigate, queryClient],
   );
+  useEffect(() => onSessionExpired(leave), [leave]);
 
   // The first page of the list is asked for together with the session and the config, not after them; only on
   // arrival, later views are fetched by the list itself. Not when it has been asked for already (on a page load,
@@ -80,6 +93,7 @@ export function SignedInLayout() {
     return <Navigate to={paths.payments} replace />;
   }
 
+  const signedOut = () => navigate(signInPath(paths.payments, 'signed-out'));
   return (
     <div className={`app app--${config.data.environment}`}>
       <header className="app__header">
@@ -89,12 +103,10 @@ export function SignedInLayout() {
         <h1 className="app__title">Payments</h1>
         <EnvironmentBadge environment={config.data.environment} />
         <span className="app__user">{session.data.username}</span>
-        <SignOutButton
-          username={session.data.username}
-          onSignedOut={() => navigate(signInPath(paths.payments, 'signed-out'))}
-        />
+        <SignOutButton username={session.data.username} onSignedOut={signedOut} />
       </header>
       <Outlet context={config.data} />
+      <IdleWarning idleSeconds={config.data.session_idle_seconds} onEnded={leave} onSignedOut={signedOut} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { type SignIn, sessionSchema } from '@payments/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff, quietFetch, readJson } from '../../../lib/api-client.ts';
+import { resetSessionClock } from '../../../lib/session-clock.ts';
 import { sessionQueryOptions } from './get-session.ts';
 
 /** `POST /api/session`: sets the HttpOnly session cookie and answers with the session. */
@@ -15,6 +16,7 @@ export function useSignIn() {
     onSuccess: (session) => {
       // data of a previous user must never show to this one
       queryClient.clear();
+      resetSessionClock();
       queryClient.setQueryData(sessionQueryOptions.queryKey, session);
     },
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { bff, quietFetch } from '../../../lib/api-client.ts';
+import { resetSessionClock } from '../../../lib/session-clock.ts';
 
 /** `DELETE /api/session`: the server ends the session (with `everywhere`, every session of the user). */
 async function signOut(everywhere: boolean): Promise<void> {
@@ -22,6 +23,7 @@ export function useSignOut(then: () => void) {
     networkMode: 'always',
     onSettled: () => {
       queryClient.clear();
+      resetSessionClock();
       then();
     },
   });

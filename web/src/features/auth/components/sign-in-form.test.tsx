@@ -122,4 +122,16 @@ describe('sign-in form', () => {
     });
     expect(bodies).toHaveLength(1);
   });
+
+  it('starts with the username of the session that ended when given one, and never a password', () => {
+    const client = new QueryClient();
+    render(
+      <QueryClientProvider client={client}>
+        <SignInForm notice="You were signed out." initialUsername="tina" onSignedIn={vi.fn()} />
+      </QueryClientProvider>,
+    );
+    expect((screen.getByLabelText('Username') as HTMLInputElement).value).toBe('tina');
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('status').textContent).toBe('You were signed out.');
+  });
 });

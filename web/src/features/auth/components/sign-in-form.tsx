@@ -22,9 +22,18 @@ function signInError(error: unknown, askedForCode: boolean): string {
  * app. A sign-in slowed because the username is under a guessing attack says so, when the user's turn should
  * come, and asks again by itself in time to keep the place in line.
  */
-export function SignInForm({ notice, onSignedIn }: { notice: string | null; onSignedIn: () => void }) {
+export function SignInForm({
+  notice,
+  initialUsername = '',
+  onSignedIn,
+}: {
+  notice: string | null;
+  /** The name of the session that just ended (never its password). */
+  initialUsername?: string;
+  onSignedIn: () => void;
+}) {
   const signIn = useSignIn();
-  const [username, setUsername] = useState('');
+  const [username, setUsername] = useState(initialUsername);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [askedForCode, setAskedForCode] = useState(false);
