@@ -10,7 +10,8 @@
  */
 import { request } from 'node:http';
 
-interface Options {
+/** What the flood is told on its command line (testing/sign-in-flood.ts builds it). */
+export interface FloodOptions {
   port: number;
   concurrency: number;
   durationMs: number;
@@ -22,7 +23,7 @@ interface Options {
   cookies?: string[];
 }
 
-const options = JSON.parse(process.argv[2] ?? '') as Options;
+const options = JSON.parse(process.argv[2] ?? '') as FloodOptions;
 const deadline = performance.now() + options.durationMs;
 const outcomes: Record<string, number> = {};
 let attempts = 0;

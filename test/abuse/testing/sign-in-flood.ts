@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { FloodOptions } from '../attackers/sign-in-flood.ts';
 
 const FLOODER = fileURLToPath(new URL('../attackers/sign-in-flood.ts', import.meta.url));
 
@@ -11,17 +12,7 @@ export interface FloodTotals {
 }
 
 /** attackers/sign-in-flood.ts in a process of its own; `kill` for a test that ends early. */
-export function startFlood(options: {
-  port: number;
-  concurrency: number;
-  durationMs: number;
-  addresses: number;
-  prefix: number;
-  username?: string;
-  password?: string;
-  totp?: string;
-  cookies?: string[];
-}) {
+export function startFlood(options: FloodOptions) {
   const child = spawn(process.execPath, [FLOODER, JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
