@@ -9,7 +9,7 @@ import { isListPath, paths, signInPath } from '../../config/paths.ts';
 import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { paymentsQueryOptions } from '../../features/payments/list/get-payments.ts';
-import { parseListView } from '../../features/payments/view/list-view.ts';
+import { listsRows, parseListView } from '../../features/payments/view/list-view.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { onSessionExpired } from '../../lib/session-expiry.ts';
@@ -43,8 +43,9 @@ export function SignedInLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area, once signed in
   useEffect(() => {
     if (!signedIn || !isListPath(location.pathname)) return;
-    const firstPage = paymentsQueryOptions(parseListView(new URLSearchParams(location.search)));
-    if (queryClient.getQueryState(firstPage.queryKey) === undefined)
+    const view = parseListView(new URLSearchParams(location.search));
+    const firstPage = paymentsQueryOptions(view);
+    if (listsRows(view) && queryClient.getQueryState(firstPage.queryKey) === undefined)
       void queryClient.prefetchInfiniteQuery(firstPage);
   }, [signedIn]);
 

@@ -10,6 +10,8 @@ const view: ListView = {
   status: 'FAILED',
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: 50,
 };
 const encoder = new TextEncoder();

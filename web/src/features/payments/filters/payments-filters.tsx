@@ -1,13 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
-import {
-  DATE_PRESETS,
-  type DatePreset,
-  dateInputText,
-  parseDateInput,
-  presetRange,
-  type RangeEnd,
-} from './date-range-input.ts';
+import { parseDateInput, type RangeEnd } from '../view/typed-date.ts';
+import { DATE_PRESETS, type DatePreset, dateInputText, presetRange } from './date-range-input.ts';
 
 interface Props {
   view: ListView;

@@ -57,9 +57,18 @@ export async function getPaymentsPage(
   return readJson(response, listPageSchema);
 }
 
-/** One pagination session per view: changing any of its values starts a new one. */
+/** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
 export function paymentsQueryKey(view: ListView) {
-  return ['payments', view.company, view.group, view.status, view.dateFrom, view.dateTo, view.limit] as const;
+  return [
+    'payments',
+    view.company,
+    view.group,
+    view.status,
+    view.dateFrom,
+    view.dateTo,
+    view.currencies.join(','),
+    view.limit,
+  ] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {

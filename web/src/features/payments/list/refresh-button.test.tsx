@@ -11,6 +11,8 @@ const view: ListView = {
   status: null,
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: 2,
 };
 

@@ -11,6 +11,8 @@ const view: ListView = {
   status: null,
   dateFrom: '2026-10-01T00:00:00',
   dateTo: '2026-10-02T23:59:59',
+  currencies: [],
+  q: null,
   limit: 50,
 };
 
