@@ -87,6 +87,10 @@ export function errorMessage(error: unknown): string {
     case 'cursor_mismatch':
     case 'invalid_cursor':
       return 'This list is out of date. Refresh to start again.';
+    case 'summary_superseded':
+      return 'A newer count of yours, in another tab or view, took its place.';
+    case 'search_superseded':
+      return 'A newer search of yours, in another tab or a link opened, took its place.';
     case 'cursor_expired':
       return 'The position in this list has expired. Refresh to start again.';
     default:

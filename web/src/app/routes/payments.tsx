@@ -4,17 +4,21 @@ import { ExportControls } from '../../features/payments/export/export-controls.t
 import { FiltersToolbar } from '../../features/payments/filters/filters-toolbar.tsx';
 import { FreshnessControls } from '../../features/payments/list/freshness-controls.tsx';
 import { PaymentsList } from '../../features/payments/list/payments-list.tsx';
+import { SearchBox } from '../../features/payments/search/search-box.tsx';
+import { SearchMatches } from '../../features/payments/search/search-matches.tsx';
 import { PaymentsSummary } from '../../features/payments/summary/payments-summary.tsx';
 import { usePaymentsView } from '../../features/payments/view/use-payments-view.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 
 /**
- * The list, its filters and the drawer of a payment. The URL is the state (usePaymentsView); the summary, the
- * export and the drawer load after the first rows (features/payments/deferred-parts.ts).
+ * The list (or the matches of a search), its filters and the drawer of a payment. The URL is the state
+ * (usePaymentsView); the summary, the export and the drawer load after the first rows
+ * (features/payments/deferred-parts.ts), a search's results when one is made.
  */
 export function PaymentsRoute() {
   const config = useLayoutConfig();
   const { view, setView } = usePaymentsView();
+  const summary = <PaymentsSummary view={view} timeZone={config.time_zone} onChange={setView} />;
   return (
     <main id="main" className="page">
       <FiltersToolbar
@@ -29,16 +33,16 @@ export function PaymentsRoute() {
             onSelect={setView}
           />
         }
+        search={<SearchBox view={view} onChange={setView} />}
       >
         <FreshnessControls view={view} config={config} />
         <ExportControls view={view} />
       </FiltersToolbar>
-      <PaymentsList
-        view={view}
-        config={config}
-        summary={<PaymentsSummary view={view} timeZone={config.time_zone} onChange={setView} />}
-        onChange={setView}
-      />
+      {view.q === null ? (
+        <PaymentsList view={view} config={config} summary={summary} onChange={setView} />
+      ) : (
+        <SearchMatches view={view} config={config} summary={summary} onChange={setView} />
+      )}
       <DeepLinkedPayment view={view} config={config} />
     </main>
   );

@@ -3,6 +3,8 @@
  * stream reader, its bar and chart), the export (with its CSV reader) and the payment drawer. One chunk rather
  * than one each: with several lazy chunks sharing the API client and React with the entry, the bundler
  * (Rolldown 1.2) moves those out of the entry into a chunk of their own, which every first view then loads too.
+ * A search's results are here too, though only a search shows them: a chunk of their own, sharing the API client
+ * and the shared schemas with this one and the entry, made the bundler split the entry all the same.
  */
 
 export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
@@ -11,4 +13,6 @@ export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
 export { Freshness } from './list/freshness.tsx';
 export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.tsx';
 export { KeyboardShortcuts } from './list/shortcuts-dialog.tsx';
+export { SearchField } from './search/search-field.tsx';
+export { default as SearchResults } from './search/search-results.tsx';
 export { default as SummaryBar } from './summary/summary-bar.tsx';

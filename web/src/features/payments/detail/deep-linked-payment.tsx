@@ -6,6 +6,7 @@ import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
+import { useSearchRows } from '../search/search-cache.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
 import { findPayment } from './find-payment.ts';
 
@@ -25,7 +26,10 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
   const company = typeof opened === 'string' ? opened : undefined;
   const navigate = useNavigate();
   const list = usePaymentRows(view, { watchOnly: true });
-  const { rows, companyIds, fetchNextPage, isFetching } = list;
+  // under a search, the payment opened is one of its matches
+  const matches = useSearchRows(view);
+  const { rows, companyIds } = view.q === null ? list : matches;
+  const { fetchNextPage, isFetching } = list;
 
   // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
   const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);

@@ -15,7 +15,7 @@ export interface ListPage extends PaymentPage {
  * The shared page schema, and a group's `company_ids` beside it: the shared schema drops members it does not
  * name, so the list of companies is checked here, as a list of ids as long as the page.
  */
-const listPageSchema: AnswerSchema<ListPage> = {
+export const listPageSchema: AnswerSchema<ListPage> = {
   safeParse(body) {
     const page = paymentPageSchema.safeParse(body);
     if (!page.success) return page;

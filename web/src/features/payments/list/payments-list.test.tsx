@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubTableLayout } from '../testing/table-layout.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsList } from './payments-list.tsx';
 
@@ -77,22 +78,7 @@ const drawnRows = () =>
     (row) => `${row.getAttribute('data-company-id') ?? ''}/${row.getAttribute('data-row-id')}`,
   );
 
-beforeEach(() => {
-  // jsdom lays nothing out: the list keeps its first guess of the scroller's size (the window's height), as a
-  // browser does until its ResizeObserver reports, and draws the rows that fit in it
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal('matchMedia', () => ({
-    matches: false,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
-});
+beforeEach(stubTableLayout);
 
 afterEach(() => {
   cleanup();

@@ -1,34 +1,14 @@
 import { type Summary, summarySchema } from '@payments/shared';
-import { ERROR_CODES, type ErrorCode } from '@payments/shared/rules';
 import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../view/list-view.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
-import { serverSentEvents } from './server-sent-events.ts';
+import { eventData, serverSentEvents, streamedProblem } from './server-sent-events.ts';
 import { type SummaryProgress, summaryQueryKey } from './summary-cache.ts';
-
-function eventData(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-}
 
 function badEvent(what: string): ApiError {
   return new ApiError(200, 'bad_response', `the summary stream sent ${what}`);
-}
-
-/** An `error` event's `{code, status, detail}` as the error value a failed request would have been. */
-function streamedProblem(data: unknown): ApiError {
-  const { code, status, detail } = (data ?? {}) as { code?: unknown; status?: unknown; detail?: unknown };
-  const known = (ERROR_CODES as readonly unknown[]).includes(code);
-  return new ApiError(
-    typeof status === 'number' ? status : 502,
-    known ? (code as ErrorCode) : 'bad_response',
-    typeof detail === 'string' ? detail : 'the count failed',
-  );
 }
 
 /**
@@ -60,7 +40,7 @@ async function* summaryUpdates(
       const summary: Summary = checked.data;
       yield { counted: summary.count, summary };
       return;
-    } else if (event === 'error') throw streamedProblem(body);
+    } else if (event === 'error') throw streamedProblem(body, 'the count failed');
   }
   throw new ApiError(
     0,

@@ -1,7 +1,8 @@
 import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveEventStreams } from '../testing/event-streams.ts';
 import type { ListView } from '../view/list-view.ts';
 import SummaryBar from './summary-bar.tsx';
 
@@ -36,42 +37,6 @@ const summary: Summary = {
   undated: 0,
 };
 
-interface Count {
-  url: URL;
-  headers: Headers;
-  send: (event: string, data: unknown) => Promise<void>;
-  end: () => Promise<void>;
-}
-
-/** The BFF's summary stream at the network boundary: each request gets a body the test writes events into. */
-function serveSummaryStreams(): Count[] {
-  const counts: Count[] = [];
-  const encoder = new TextEncoder();
-  vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-    });
-    const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 10)));
-    counts.push({
-      url: new URL(input, 'http://app.test'),
-      headers: new Headers(init.headers),
-      send: async (event, data) => {
-        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-        await settle();
-      },
-      end: async () => {
-        controller.close();
-        await settle();
-      },
-    });
-    return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
-  });
-  return counts;
-}
-
 function renderBar(onStatus = vi.fn(), shown: ListView = view) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -89,7 +54,7 @@ afterEach(() => {
 
 describe('SummaryBar', () => {
   it("asks for the view's figures as a stream, and shows the count so far while it runs", async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     const [count] = counts;
@@ -108,7 +73,7 @@ describe('SummaryBar', () => {
   });
 
   it('shows the count, the exact totals as money, and a count per status that filters by it', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     const onStatus = renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 100 });
@@ -128,7 +93,7 @@ describe('SummaryBar', () => {
   });
 
   it('says the figures are not complete when the count stopped at its limit', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, complete: false, uninterpreted: 0 });
@@ -137,7 +102,7 @@ describe('SummaryBar', () => {
   });
 
   it('a pressed status count removes its filter again', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     const onStatus = renderBar(vi.fn(), { ...view, status: 'FAILED' });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, by_status: [{ status: 'FAILED', count: 344 }] });
@@ -148,7 +113,7 @@ describe('SummaryBar', () => {
   });
 
   it('shows why the count failed, and Retry counts again', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 200 });
@@ -163,7 +128,7 @@ describe('SummaryBar', () => {
   });
 
   it('a stream that ends without its figures is a failure, never a result', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 300 });
