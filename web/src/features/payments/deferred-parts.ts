@@ -8,6 +8,7 @@
  */
 
 export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
+export { PaymentLookup } from './detail/payment-lookup.tsx';
 export { ExportButton } from './export/export-button.tsx';
 export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
 export { Freshness } from './list/freshness.tsx';

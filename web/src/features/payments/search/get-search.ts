@@ -48,15 +48,11 @@ function searchUpdate(event: string, body: unknown): SearchUpdate | 'ignored' {
 }
 
 /**
- * `GET /api/payments/search` as a stream, read with fetch (EventSource cannot send the anti-forgery header):
- * what it will read, then matches and progress as the BFF walks the view, then how it ended. A stream that ends
- * without its end (the connection broke) is an error; one the user stopped keeps what it found.
+ * A walk's stream (`GET /api/payments/search` or `/find`), read with fetch (EventSource cannot send the
+ * anti-forgery header): what it will read, then matches and progress as the BFF walks, then how it ended. A
+ * stream that ends without its end (the connection broke) is an error; one the user stopped keeps what it found.
  */
-async function* searchUpdates(view: ListView, signal: AbortSignal): AsyncGenerator<SearchUpdate> {
-  const response = await bff.api.payments.search.$get(
-    { query: { ...filtersQuery(view), q: view.q ?? '' } },
-    { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
-  );
+async function* walkUpdates(response: Response): AsyncGenerator<SearchUpdate> {
   if (response.body === null) throw badEvent('no body');
   for await (const { event, data } of serverSentEvents(response.body)) {
     const update = searchUpdate(event, eventData(data));
@@ -69,11 +65,13 @@ async function* searchUpdates(view: ListView, signal: AbortSignal): AsyncGenerat
 
 const started: SearchProgress = { estimate: null, companies: 0, read: 0, pages: [], done: null };
 
-function searchQueryOptions(view: ListView) {
+function walkQueryOptions(queryKey: readonly unknown[], request: (signal: AbortSignal) => Promise<Response>) {
   return queryOptions({
-    queryKey: searchQueryKey(view),
+    queryKey,
     queryFn: streamedQuery({
-      streamFn: ({ signal }) => searchUpdates(view, signal),
+      streamFn: async function* ({ signal }) {
+        yield* walkUpdates(await request(signal));
+      },
       reducer: (progress: SearchProgress, { page, ...update }: SearchUpdate): SearchProgress => ({
         ...progress,
         ...update,
@@ -82,7 +80,7 @@ function searchQueryOptions(view: ListView) {
       }),
       initialValue: started,
     }),
-    // A finished search is a snapshot: Back to it shows it again; one that did not finish runs again.
+    // A finished walk is a snapshot: Back to it shows it again; one that did not finish runs again.
     staleTime: ({ state }: { state: { data?: SearchProgress | undefined } }) =>
       state.data?.done ? Number.POSITIVE_INFINITY : 0,
     refetchOnWindowFocus: false,
@@ -90,6 +88,26 @@ function searchQueryOptions(view: ListView) {
   });
 }
 
+/** The view's payments matching its search (`q`), as they are found. */
 export function useSearch(view: ListView) {
-  return useQuery(searchQueryOptions(view));
+  return useQuery(
+    walkQueryOptions(searchQueryKey(view), (signal) =>
+      bff.api.payments.search.$get(
+        { query: { ...filtersQuery(view), q: view.q ?? '' } },
+        { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
+      ),
+    ),
+  );
+}
+
+/** A payment by its id, looked for in every company the user may see, side by side; the first found ends it. */
+export function useFind(id: string) {
+  return useQuery(
+    walkQueryOptions(['find', id], (signal) =>
+      bff.api.payments.find.$get(
+        { query: { id } },
+        { headers: { Accept: 'text/event-stream' }, init: { signal } },
+      ),
+    ),
+  );
 }
