@@ -18,7 +18,14 @@ import { useLayoutConfig } from './signed-in-layout.tsx';
 export function PaymentsRoute() {
   const config = useLayoutConfig();
   const { view, setView } = usePaymentsView();
-  const summary = <PaymentsSummary view={view} timeZone={config.time_zone} onChange={setView} />;
+  const summary = (
+    <PaymentsSummary
+      view={view}
+      timeZone={config.time_zone}
+      settledStatuses={config.settled_statuses}
+      onChange={setView}
+    />
+  );
   return (
     <main id="main" className="page">
       <FiltersToolbar
@@ -36,7 +43,7 @@ export function PaymentsRoute() {
         search={<SearchBox view={view} onChange={setView} />}
       >
         <FreshnessControls view={view} config={config} />
-        <ExportControls view={view} />
+        <ExportControls view={view} timeZone={config.time_zone} disabled={false} />
       </FiltersToolbar>
       {view.q === null ? (
         <PaymentsList view={view} config={config} summary={summary} onChange={setView} />

@@ -72,9 +72,14 @@ export async function downloadPaymentsCsv(
   signal: AbortSignal,
   /** The columns to write, in order; every column when undefined. */
   columns?: readonly string[],
+  /** The zone to write times in (`tz`), when it is not the company's. */
+  timeZone?: string,
 ): Promise<ExportResult> {
+  const query = { ...filtersQuery(view), columns: columns?.join(',') };
   const response = await bff.api.payments['export.csv'].$get(
-    { query: { ...filtersQuery(view), columns: columns?.join(',') } },
+    // `tz` is new to the export route: a BFF without it refuses it (400 invalid_parameter), so it is sent only
+    // when times are shown in another zone than the company's
+    { query: timeZone === undefined ? query : Object.assign(query, { tz: timeZone }) },
     { headers: { ...companyHeader(view.company), Accept: 'text/csv' }, init: { signal } },
   );
   const fileName = fileNameFrom(response.headers.get('Content-Disposition'));

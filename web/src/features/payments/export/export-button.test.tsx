@@ -1,6 +1,9 @@
+import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { summaryQueryKey } from '../summary/summary-cache.ts';
+import { chooseZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
 import { ExportButton } from './export-button.tsx';
 
@@ -83,6 +86,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  chooseZone('company');
   document.removeEventListener('click', recordDownloads, true);
   cleanup();
   vi.unstubAllGlobals();
@@ -91,10 +95,10 @@ afterEach(() => {
 const status = () => screen.getByTestId('export-status');
 
 /** The button in a query client of its own, as the app provides one: the export is a mutation. */
-function renderButton(shown: ListView) {
+function renderButton(shown: ListView, client = new QueryClient(), disabled = false) {
   render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ExportButton view={shown} />
+    <QueryClientProvider client={client}>
+      <ExportButton view={shown} timeZone="Europe/Berlin" disabled={disabled} />
     </QueryClientProvider>,
   );
 }
@@ -231,5 +235,45 @@ describe('ExportButton', () => {
       ),
     );
     expect(saved).toEqual([]);
+  });
+
+  it("sends the currencies, and the zone times are read in when it is not the company's", async () => {
+    chooseZone('company');
+    const download = await startExport({ ...view, currencies: ['EUR', 'USD'] });
+    expect(download.url.searchParams.get('currency')).toBe('EUR,USD');
+    expect(download.url.searchParams.has('tz')).toBe(false);
+    cleanup();
+    chooseZone('utc');
+    const inUtc = await startExport();
+    expect(inUtc.url.searchParams.get('tz')).toBe('UTC');
+  });
+
+  it("says why a file's row count differs from the summary's of its view", async () => {
+    const client = new QueryClient();
+    const summary: Summary = {
+      count: 2,
+      complete: true,
+      by_status: [],
+      totals: [],
+      uninterpreted: 0,
+      days: [],
+      undated: 0,
+      as_of: new Date().toISOString(),
+    };
+    client.setQueryData(summaryQueryKey(view), { counted: 2, summary });
+    renderButton(view, client);
+    const download = await startExport(view, { rendered: true });
+    await send(download, 'id\np1\np2\np3\n');
+    await act(async () => download.controller.close());
+    await waitFor(() =>
+      expect(status().textContent).toMatch(
+        /^Saved payments-acme.csv: 3 rows. 1 payment arrived since \d{2}:\d{2} \(the summary counted 2\)\.$/,
+      ),
+    );
+  });
+
+  it('can be turned off, for a view no export can be made of', () => {
+    renderButton(view, new QueryClient(), true);
+    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

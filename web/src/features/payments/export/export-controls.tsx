@@ -5,7 +5,15 @@ import type { ListView } from '../view/list-view.ts';
 const ExportButton = deferredPart('ExportButton');
 
 /** The export of the view, in the deferred chunk; until its code arrives, its controls wait disabled in place. */
-export function ExportControls({ view }: { view: ListView }) {
+export function ExportControls({
+  view,
+  timeZone,
+  disabled,
+}: {
+  view: ListView;
+  timeZone: string;
+  disabled: boolean;
+}) {
   return (
     <Suspense
       fallback={
@@ -20,7 +28,7 @@ export function ExportControls({ view }: { view: ListView }) {
         </div>
       }
     >
-      <ExportButton view={view} />
+      <ExportButton view={view} timeZone={timeZone} disabled={disabled} />
     </Suspense>
   );
 }

@@ -9,6 +9,8 @@ interface ExportRequest {
   view: ListView;
   /** The columns to write, in order; every column when undefined. */
   columns?: readonly string[] | undefined;
+  /** The zone to write times in (`tz`), when not the company's. */
+  timeZone?: string | undefined;
 }
 
 /** How an export ended without an error: saved, or cancelled by the user. */
@@ -59,7 +61,7 @@ export function useExportPayments() {
   const mutation = useMutation({
     // A fetch that cannot start offline fails at once, as it always has, rather than waiting for the network.
     networkMode: 'always',
-    mutationFn: async ({ view, columns }: ExportRequest): Promise<ExportOutcome> => {
+    mutationFn: async ({ view, columns, timeZone }: ExportRequest): Promise<ExportOutcome> => {
       controller.current?.abort();
       const own = new AbortController();
       controller.current = own;
@@ -67,7 +69,7 @@ export function useExportPayments() {
         const onProgress = (next: ExportProgress) => {
           if (!own.signal.aborted) setProgress(next);
         };
-        const file = await downloadPaymentsCsv(view, onProgress, own.signal, columns);
+        const file = await downloadPaymentsCsv(view, onProgress, own.signal, columns, timeZone);
         save(file.blob, file.fileName);
         return { saved: true, rows: file.rows, fileName: file.fileName };
       } catch (error) {
@@ -98,5 +100,10 @@ export function useExportPayments() {
         : mutation.data.saved
           ? `Saved ${mutation.data.fileName}: ${rowCount(mutation.data.rows)}.`
           : 'Export cancelled.';
-  return { running: mutation.isPending, status, start, cancel };
+  // what the file saved holds, to compare with the figures of its view
+  const saved =
+    mutation.data?.saved && mutation.variables
+      ? { rows: mutation.data.rows, view: mutation.variables.view }
+      : null;
+  return { running: mutation.isPending, status, saved, start, cancel };
 }

@@ -19,9 +19,10 @@ function badEvent(what: string): ApiError {
 async function* summaryUpdates(
   view: ListView,
   signal: AbortSignal,
+  fresh: boolean,
 ): AsyncGenerator<Partial<SummaryProgress>> {
   const response = await bff.api.payments.summary.$get(
-    { query: filtersQuery(view) },
+    { query: { ...filtersQuery(view), fresh: fresh ? 'true' : undefined } },
     { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
   );
   if (response.body === null) throw badEvent('no body');
@@ -53,7 +54,11 @@ function summaryQueryOptions(view: ListView) {
   return queryOptions({
     queryKey: summaryQueryKey(view),
     queryFn: streamedQuery({
-      streamFn: ({ signal }) => summaryUpdates(view, signal),
+      // Figures on screen are counted again (fresh=true, past the BFF's cache): Refresh, "show", a Retry.
+      streamFn: ({ signal, client, queryKey }) =>
+        summaryUpdates(view, signal, client.getQueryData<SummaryProgress>(queryKey)?.summary != null),
+      // The figures on screen stay until new ones replace them: a count again never blanks them.
+      refetchMode: 'append',
       reducer: (progress: SummaryProgress, update: Partial<SummaryProgress>) => ({ ...progress, ...update }),
       initialValue: { counted: 0, summary: null },
     }),

@@ -35,13 +35,16 @@ const summary: Summary = {
     { day: '2026-10-02', count: 345, totals: [{ currency: 'JPY', count: 344, total: '9000' }] },
   ],
   undated: 0,
+  settled: [{ currency: 'EUR', count: 11_000, total: '1000000.5' }],
+  as_of: '2026-10-03T10:42:05.000Z',
 };
 
-function renderBar(onStatus = vi.fn(), shown: ListView = view) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+const noRetries = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+function renderBar(onStatus = vi.fn(), shown: ListView = view, client = noRetries()) {
   render(
     <QueryClientProvider client={client}>
-      <SummaryBar view={shown} timeZone="UTC" onStatus={onStatus} />
+      <SummaryBar view={shown} timeZone="UTC" settledStatuses={['COMPLETED']} onStatus={onStatus} />
     </QueryClientProvider>,
   );
   return onStatus;
@@ -79,7 +82,7 @@ describe('SummaryBar', () => {
     await counts[0]?.send('progress', { counted: 100 });
     await counts[0]?.send('summary', summary);
     expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
-    const totals = screen.getByRole('list', { name: 'Totals per currency' });
+    const totals = screen.getByRole('list', { name: 'Totals per currency, all statuses' });
     // every digit the BFF summed, none rounded away by a float
     expect(totals.textContent).toContain('€1,234,567.891');
     expect(totals.textContent).toContain('¥9,000');
@@ -158,5 +161,58 @@ describe('SummaryBar', () => {
       expect(screen.getByRole('status').textContent).toContain('date_to: must not be before date_from'),
     );
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('says when the count began, what its totals add, and the settled totals beside them', async () => {
+    const counts = serveEventStreams();
+    renderBar();
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    expect(screen.getByTestId('summary-as-of').textContent).toMatch(/as of (3 Oct )?10:42$/);
+    expect(screen.getByTestId('summary-totals').textContent).toMatch(
+      /^All statuses:€1,234,567.891 in 12,000/,
+    );
+    expect(screen.getByTestId('summary-settled').textContent).toMatch(/^Completed:€1,000,000.50 in 11,000/);
+    expect(screen.getByRole('list', { name: 'Completed, per currency' })).toBeTruthy();
+  });
+
+  it('with a status chosen, names it on the totals and gives no settled figure', async () => {
+    const counts = serveEventStreams();
+    renderBar(vi.fn(), { ...view, status: 'FAILED' });
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    expect(screen.getByTestId('summary-totals').textContent).toMatch(/^FAILED:/);
+    expect(screen.queryByTestId('summary-settled')).toBeNull();
+  });
+
+  it('counts again past the cache, keeping the figures on screen until the new ones arrive', async () => {
+    const counts = serveEventStreams();
+    const client = noRetries();
+    renderBar(vi.fn(), view, client);
+    await waitFor(() => expect(counts).toHaveLength(1));
+    expect(counts[0]?.url.searchParams.has('fresh')).toBe(false);
+    await counts[0]?.send('summary', summary);
+    void client.refetchQueries({ queryKey: ['summary'] }).catch(() => undefined);
+    await waitFor(() => expect(counts).toHaveLength(2));
+    expect(counts[1]?.url.searchParams.get('fresh')).toBe('true');
+    await counts[1]?.send('progress', { counted: 120 });
+    expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
+    expect(screen.getByTestId('summary-recount').textContent).toContain('counting again… 120');
+    await counts[1]?.send('summary', { ...summary, count: 12_357, as_of: '2026-10-03T10:50:00.000Z' });
+    expect(screen.getByTestId('summary-count').textContent).toBe('12,357 payments');
+    expect(screen.queryByTestId('summary-recount')).toBeNull();
+  });
+
+  it('keeps the figures when counting again fails, and says so beside them', async () => {
+    const counts = serveEventStreams();
+    const client = noRetries();
+    renderBar(vi.fn(), view, client);
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    void client.refetchQueries({ queryKey: ['summary'] }).catch(() => undefined);
+    await waitFor(() => expect(counts).toHaveLength(2));
+    await counts[1]?.send('error', { code: 'summary_superseded', status: 409, detail: 'replaced' });
+    expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
+    expect(screen.getByText(/Could not count again: A newer count of yours/)).toBeTruthy();
   });
 });
