@@ -1,12 +1,14 @@
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
 import { DeepLinkedPayment } from '../../features/payments/detail/deep-linked-payment.tsx';
 import { ExportControls } from '../../features/payments/export/export-controls.tsx';
+import { ZoneControl } from '../../features/payments/fields/zone-control.tsx';
 import { FiltersToolbar } from '../../features/payments/filters/filters-toolbar.tsx';
 import { FreshnessControls } from '../../features/payments/list/freshness-controls.tsx';
 import { PaymentsList } from '../../features/payments/list/payments-list.tsx';
 import { SearchBox } from '../../features/payments/search/search-box.tsx';
 import { SearchMatches } from '../../features/payments/search/search-matches.tsx';
 import { PaymentsSummary } from '../../features/payments/summary/payments-summary.tsx';
+import { companyUnseen } from '../../features/payments/view/list-view.ts';
 import { usePaymentsView } from '../../features/payments/view/use-payments-view.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 
@@ -42,8 +44,13 @@ export function PaymentsRoute() {
         }
         search={<SearchBox view={view} onChange={setView} />}
       >
+        <ZoneControl companyZone={config.time_zone} />
         <FreshnessControls view={view} config={config} />
-        <ExportControls view={view} timeZone={config.time_zone} disabled={false} />
+        <ExportControls
+          view={view}
+          timeZone={config.time_zone}
+          disabled={companyUnseen(view, config.companies)}
+        />
       </FiltersToolbar>
       {view.q === null ? (
         <PaymentsList view={view} config={config} summary={summary} onChange={setView} />

@@ -10,7 +10,10 @@
 export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
 export { PaymentLookup } from './detail/payment-lookup.tsx';
 export { ExportButton } from './export/export-button.tsx';
+export { ZoneChoice } from './fields/zone-choice.tsx';
+export { CurrencyChoice } from './filters/currency-choice.tsx';
 export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
+export { RangeChoice } from './filters/range-choice.tsx';
 export { Freshness } from './list/freshness.tsx';
 export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.tsx';
 export { KeyboardShortcuts } from './list/shortcuts-dialog.tsx';

@@ -6,6 +6,7 @@ import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { useSearchRows } from '../search/search-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
 import { DEFAULT_VIEW, type ListView, listViewQuery } from '../view/list-view.ts';
 import { findPayment } from './find-payment.ts';
 import type { FoundPayment } from './payment-lookup.tsx';
@@ -76,6 +77,7 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
   }, [paymentId, shownCompany]);
 
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  const { zone } = useDisplayZone(config.time_zone);
   if (paymentId === null) return null;
   const companyId = listed
     ? paymentCompanyId(listed, companyIds[paymentIndex], view.company ?? config.own_company_id)
@@ -95,7 +97,7 @@ export function DeepLinkedPayment({ view, config }: { view: ListView; config: Ap
             </p>
           ) : null
         }
-        context={{ timeZone: config.time_zone, amountUnit: config.amount_unit }}
+        context={{ timeZone: zone, amountUnit: config.amount_unit }}
         onClose={close}
       />
     </Suspense>

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { CurrencyFilter } from './currency-filter.tsx';
 import { PaymentsFilters } from './payments-filters.tsx';
 
 const IgnoredParamsNotice = deferredPart('IgnoredParamsNotice');
@@ -61,8 +62,17 @@ export function FiltersToolbar({ view, config, onChange, switcher, search, child
           statuses={statuses}
           pageSizes={config.page_sizes}
           timeZone={config.time_zone}
+          currency={<CurrencyFilter view={view} onChange={onChange} />}
           onChange={onChange}
-          onClear={() => onChange({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
+          onClear={() =>
+            onChange({
+              status: null,
+              dateFrom: null,
+              dateTo: null,
+              currencies: [],
+              limit: DEFAULT_VIEW.limit,
+            })
+          }
         />
         <div className="toolbar__end">{children}</div>
       </div>

@@ -218,3 +218,26 @@ describe('a list whose position expired', () => {
     expect(cursors).toEqual([null, 'c1', null, 'c1']);
   });
 });
+
+describe('a view that cannot be listed', () => {
+  it('names the company the user may not see, once', async () => {
+    const forbidden = json(
+      { type: 'x', title: 'Forbidden', status: 403, detail: 'not yours', code: 'forbidden_company' },
+      403,
+    );
+    serveList({ first: forbidden });
+    renderList({ ...DEFAULT_VIEW, company: 'globex' });
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((alert) => alert.textContent)).toEqual([
+      'You do not have access to the company “globex”. Choose another company in the switcher.',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('asks nothing for a range that ends before it starts, and lists nothing', async () => {
+    const { cursors } = serveList({});
+    renderList({ ...DEFAULT_VIEW, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
+    expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
+    expect(cursors).toEqual([]);
+  });
+});

@@ -1,8 +1,10 @@
 import type { AppConfig } from '@payments/shared';
 import { type ReactNode, Suspense, useMemo } from 'react';
+import { isApiError } from '../../../lib/api-error.ts';
 import { companyNames } from '../fields/company-names.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { useCountedSummary } from '../summary/summary-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
 import { listViewQuery } from '../view/list-view.ts';
 import { ListFooter } from './list-footer.tsx';
@@ -30,9 +32,10 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
   const restarted = useExpiredCursorRestart(view, list);
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   // one object while the config is the same: the memoized rows compare it by identity
+  const { zone } = useDisplayZone(config.time_zone);
   const context = useMemo(
-    () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
-    [config.time_zone, config.amount_unit],
+    () => ({ timeZone: zone, amountUnit: config.amount_unit }),
+    [zone, config.amount_unit],
   );
   const none = list.rows.length === 0;
   const failedFirst = list.isError && none && !list.isFetchNextPageError;
@@ -63,7 +66,17 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
                 }
               />
             )}
-            {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retry} />}
+            {failedFirst && (
+              <FirstPageErrorPanel
+                error={list.error}
+                message={
+                  isApiError(list.error) && list.error.code === 'forbidden_company'
+                    ? `You do not have access to the company “${companyName(view.company ?? config.own_company_id)}”. Choose another company in the switcher.`
+                    : undefined
+                }
+                onRetry={list.retry}
+              />
+            )}
           </Suspense>
         }
         footer={<ListFooter count={list.rows.length} total={counted} list={list} restarted={restarted} />}

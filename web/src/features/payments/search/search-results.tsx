@@ -5,6 +5,7 @@ import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames } from '../fields/company-names.ts';
 import { createRowMerger } from '../list/merge-rows.ts';
 import { PaymentsTable, type TableRows } from '../list/payments-table.tsx';
+import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
 import { useSearch } from './get-search.ts';
 import { searchQueryKey } from './search-cache.ts';
@@ -39,9 +40,10 @@ export default function SearchResults({ view, config, summary, onChange }: Props
     fetchNextPage: noMore,
   };
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  const { zone } = useDisplayZone(config.time_zone);
   const context = useMemo(
-    () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
-    [config.time_zone, config.amount_unit],
+    () => ({ timeZone: zone, amountUnit: config.amount_unit }),
+    [zone, config.amount_unit],
   );
   const state: SearchState =
     search.fetchStatus === 'fetching' ? 'running' : progress?.done ? 'done' : 'stopped';

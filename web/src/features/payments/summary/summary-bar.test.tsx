@@ -215,4 +215,19 @@ describe('SummaryBar', () => {
     expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
     expect(screen.getByText(/Could not count again: A newer count of yours/)).toBeTruthy();
   });
+
+  it('says nothing of a company the user may not see: the list names it, once', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({ type: 'x', title: 'x', status: 403, detail: 'no', code: 'forbidden_company' }),
+          { status: 403, headers: { 'Content-Type': 'application/problem+json' } },
+        ),
+    );
+    renderBar();
+    await waitFor(() => expect(screen.queryByTestId('summary-progress')).toBeNull());
+    expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
+    expect(screen.queryByText(/access/)).toBeNull();
+  });
 });

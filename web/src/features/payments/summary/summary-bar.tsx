@@ -1,6 +1,6 @@
 import type { Summary } from '@payments/shared';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.ts';
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
@@ -46,6 +46,8 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }
     </div>
   );
 
+  // a company the user may not see: the list names it, once
+  if (isApiError(query.error) && query.error.code === 'forbidden_company') return null;
   // polite: the list says the same at once where its own request failed too
   if (query.isError && summary === null)
     return (

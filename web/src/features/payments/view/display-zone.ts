@@ -35,7 +35,7 @@ export function chooseZone(choice: ZoneChoice, storage: Storage | undefined = gl
 }
 
 /** The browser's own zone, as Intl names it (UTC when it names none). */
-function browserZone(): string {
+export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, listViewQuery, parseListView, rangeInverted } from './list-view.ts';
+import {
+  companyUnseen,
+  DEFAULT_VIEW,
+  listsRows,
+  listViewQuery,
+  parseListView,
+  rangeInverted,
+} from './list-view.ts';
 
 describe('URL ↔ list view', () => {
   it('reads every filter from the query', () => {
@@ -99,5 +106,20 @@ describe('URL ↔ list view', () => {
     expect(parseListView(new URLSearchParams('q=%20Caf%C3%A9%20')).q).toBe('Café');
     expect(parseListView(new URLSearchParams('q=%20')).q).toBeNull();
     expect(parseListView(new URLSearchParams({ q: 'x'.repeat(201) })).q).toBeNull();
+  });
+
+  it('knows a company the user may not see from the companies the config lists', () => {
+    const companies = [{ id: 'acme' }, { id: 'acme-eu' }];
+    expect(companyUnseen({ ...DEFAULT_VIEW, company: 'globex' }, companies)).toBe(true);
+    expect(companyUnseen({ ...DEFAULT_VIEW, company: 'acme-eu' }, companies)).toBe(false);
+    expect(companyUnseen(DEFAULT_VIEW, companies)).toBe(false);
+  });
+
+  it('asks for a list neither under a search nor for an inverted range', () => {
+    expect(listsRows(DEFAULT_VIEW)).toBe(true);
+    expect(listsRows({ ...DEFAULT_VIEW, q: 'x' })).toBe(false);
+    expect(
+      listsRows({ ...DEFAULT_VIEW, dateFrom: '2026-01-02T00:00:00', dateTo: '2026-01-01T00:00:00' }),
+    ).toBe(false);
   });
 });

@@ -107,6 +107,11 @@ export function rangeInverted(view: Pick<ListView, 'dateFrom' | 'dateTo'>): bool
   return view.dateFrom !== null && view.dateTo !== null && view.dateTo < view.dateFrom;
 }
 
+/** Whether the view names a company the user may not see (the config lists those they may). */
+export function companyUnseen(view: ListView, companies: ReadonlyArray<{ id: string }>): boolean {
+  return view.company !== null && !companies.some((company) => company.id === view.company);
+}
+
 /** Whether the view's list is asked for: not under a search (its matches show instead), nor for an inverted range. */
 export function listsRows(view: ListView): boolean {
   return view.q === null && !rangeInverted(view);

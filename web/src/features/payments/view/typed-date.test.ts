@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDateInput } from './typed-date.ts';
+import { dateInputText, parseDateInput } from './typed-date.ts';
 
 describe('typed dates', () => {
   it.each([
@@ -27,5 +27,20 @@ describe('typed dates', () => {
   ])('cannot read %j', (typed) => {
     expect(parseDateInput(typed, 'from')).toBeNull();
     expect(parseDateInput(typed, 'to')).toBeNull();
+  });
+});
+
+describe('a filter value in its field', () => {
+  it('shows a whole day as its date and any other value to the second, and reads both back unchanged', () => {
+    expect(dateInputText('2026-10-01T00:00:00', 'from')).toBe('2026-10-01');
+    expect(dateInputText('2026-10-01T23:59:59', 'to')).toBe('2026-10-01');
+    expect(dateInputText('2026-10-01T23:59:59', 'from')).toBe('2026-10-01 23:59:59');
+    expect(dateInputText(null, 'to')).toBe('');
+    for (const [value, end] of [
+      ['2026-10-01T00:00:00', 'from'],
+      ['2026-10-01T23:59:59', 'to'],
+      ['2026-10-01T12:00:00', 'to'],
+    ] as const)
+      expect(parseDateInput(dateInputText(value, end), end)).toBe(value);
   });
 });

@@ -25,3 +25,10 @@ export function parseDateInput(text: string, end: RangeEnd): string | null {
       : `${date}T${hour.padStart(2, '0')}:${minute}:${second ?? fill[2]}`;
   return isDateTime(value) ? value : null;
 }
+
+/** A filter value as a date field shows it: the date alone where it stands for the whole day at that end. */
+export function dateInputText(value: string | null, end: RangeEnd): string {
+  if (value === null) return '';
+  const wholeDay = end === 'from' ? 'T00:00:00' : 'T23:59:59';
+  return value.endsWith(wholeDay) ? value.slice(0, 10) : value.replace('T', ' ');
+}
