@@ -3,7 +3,7 @@
  * "wall milliseconds": the wall fields counted as if they were UTC, so the offset at an instant is wall − instant.
  * An unknown zone throws Intl's RangeError: the configured zone is checked when the server starts.
  */
-import { DATE_TIME_PATTERN, isDateTime } from './rules.ts';
+import { DATE_TIME_PATTERN } from './rules.ts';
 
 const DAY_MS = 86_400_000;
 /**
@@ -155,19 +155,28 @@ function floorToSecond(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
 }
 
-/** Wall milliseconds of an exact `YYYY-MM-DDTHH:MM:SS` in years 0001–9999, or null. */
+/** Days in `month` (1–12) of the proleptic Gregorian `year`. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Wall milliseconds of an exact `YYYY-MM-DDTHH:MM:SS` in years 0001–9999, or null. Read once per row of every walk:
+ * one match and arithmetic, no Date made to check the calendar.
+ */
 function wallMsOf(wall: string): number | null {
   const match = DATE_TIME_PATTERN.exec(wall);
-  if (match === null || !isDateTime(wall)) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  return year === 0 ? null : wallMsOfFields({ year, month, day, hour, minute, second });
+  if (match === null) return null;
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  const hour = Number(match[4]);
+  const minute = Number(match[5]);
+  const second = Number(match[6]);
+  if (year === 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  return wallMsOfFields({ year, month, day, hour, minute, second });
 }
 
 function wallMsOfFields({ year, month, day, hour, minute, second }: WallFields): number {

@@ -1,5 +1,13 @@
 import { z } from 'zod/mini';
-import { CURSOR_PATTERN, isDateTime, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, STATUS_PATTERN } from './rules.ts';
+import {
+  CURSOR_PATTERN,
+  isDateTime,
+  isTimeZone,
+  LIMIT_DEFAULT,
+  LIMIT_MAX,
+  LIMIT_MIN,
+  STATUS_PATTERN,
+} from './rules.ts';
 
 const statusSchema = z.string().check(z.regex(STATUS_PATTERN, 'must be 1–64 letters, digits or _ . : -'));
 export const dateTimeSchema = z
@@ -61,13 +69,15 @@ export const findQuerySchema = z.strictObject({
 });
 
 /**
- * `GET /api/payments/export.csv`: the filters, and the columns the user sees (comma-separated column ids, in
- * order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and `created_at_utc` to
- * `created_at`.
+ * `GET /api/payments/export.csv` and `export.xlsx`: the filters, and the columns the user sees (comma-separated
+ * column ids, in order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and
+ * `created_at_utc` to `created_at`. `tz`: the zone `created_at` is written in (the user's display zone; default the
+ * company's), which the file's header names.
  */
 export const exportQuerySchema = z
   .strictObject({
     ...filterShape,
+    tz: z.optional(z.string().check(z.refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'))),
     columns: z.optional(
       z
         .string()

@@ -45,6 +45,17 @@ export function isDateTime(value: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/** True when `zone` is a time zone this runtime knows (IANA names such as `Europe/Berlin`, and `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.length === 0 || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The request header the BFF requires on every `/api` call (anti-forgery, as in Duende's BFF). */
 export const CSRF_HEADER = 'X-CSRF';
 export const COMPANY_HEADER = 'X-Company-Id';

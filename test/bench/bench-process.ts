@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { CSRF_HEADER } from '@payments/shared';
+import { COMPANY_HEADER, CSRF_HEADER } from '@payments/shared';
 
 /** A free loopback port from `range`, probing upward from where the last call stopped. */
 export function portsFrom(range: { from: number; to: number }): () => Promise<number> {
@@ -137,4 +137,68 @@ export async function signInHeaders(
   });
   if (response.status !== 200) throw new Error(`sign-in: ${response.status}`);
   return { cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '', [CSRF_HEADER]: '1' };
+}
+
+export interface SearchRun {
+  /** ms from the request to the first `match` event (NaN when none came). */
+  firstMatchMs: number;
+  ms: number;
+  /** The `done` event's rows read and matches found. */
+  read: number;
+  found: number;
+  /** Every matched payment id, in the order they came. */
+  ids: string[];
+}
+
+/**
+ * `GET /api/payments/search` read as a browser reads it: the event stream parsed as it arrives, the time of its
+ * first match taken. Throws on a status other than 200 or an `error` event.
+ */
+export async function searchStream(
+  origin: string,
+  session: Record<string, string>,
+  path: string,
+  company: string,
+  signal: AbortSignal,
+): Promise<SearchRun> {
+  const started = performance.now();
+  const response = await fetch(`${origin}${path}`, {
+    headers: { ...session, [COMPANY_HEADER]: company, accept: 'text/event-stream' },
+    signal,
+  });
+  if (response.status !== 200 || !response.body)
+    throw new Error(`${path}: ${response.status} ${(await response.text()).slice(0, 200)}`);
+  const run: SearchRun = { firstMatchMs: Number.NaN, ms: 0, read: 0, found: 0, ids: [] };
+  let buffered = '';
+  let done = false;
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    buffered += decoder.decode(chunk, { stream: true });
+    for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+      const lines = buffered.slice(0, end).split('\n');
+      buffered = buffered.slice(end + 2);
+      const event = lines
+        .find((l) => l.startsWith('event:'))
+        ?.slice(6)
+        .trim();
+      const data = JSON.parse(
+        lines
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5))
+          .join('\n') || 'null',
+      );
+      if (event === 'match') {
+        if (Number.isNaN(run.firstMatchMs)) run.firstMatchMs = performance.now() - started;
+        for (const row of data.data as { id: unknown }[]) run.ids.push(String(row.id));
+      } else if (event === 'error') throw new Error(`${path}: ${JSON.stringify(data)}`);
+      else if (event === 'done') {
+        run.read = data.read;
+        run.found = data.found;
+        done = true;
+      }
+    }
+  }
+  if (!done) throw new Error(`${path}: the stream ended without done`);
+  run.ms = performance.now() - started;
+  return run;
 }

@@ -11,7 +11,7 @@
  *   direct at 1 connection; 64 connections reported beside it.
  * Beside them, for reading them: undici's fetch (what the upstream client uses) against undici's request, straight
  * to the sandbox; at 64 connections a BFF asked for a compressed answer, as a browser asks; then a CSV export of
- * every row, twice, for its speed and the BFF's memory.
+ * every row, twice, as CSV and as XLSX, for their speed and the BFF's memory.
  *
  * How, and why:
  * - A BFF child is `server/src/main.ts` run with the start script's flags and configured by environment as in
@@ -40,7 +40,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { Agent, type Dispatcher, fetch, Pool } from 'undici';
-import { cpuMsOf, portsFrom, rssOf, signInHeaders, spawnBff } from './bench-process.ts';
+import { cpuMsOf, portsFrom, signInHeaders, spawnBff } from './bench-process.ts';
+import { measureExport } from './export-measure.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 const ROWS = 100_000;
@@ -457,27 +458,50 @@ async function run(): Promise<BenchFigure[]> {
       );
     }
 
-    // Export of every row, twice, measured at the client; memory sampled from the BFF child's /proc status.
-    // The first export starts from whatever heap the list load left and may grow it once to the working size a
-    // stream of parsed pages needs; the second starts from that size, so its growth is what the export holds.
-    const session = sessions[0] ?? {};
-    const first = await measureExport(bff.origin, session, bff.pid);
-    const second = await measureExport(bff.origin, session, bff.pid);
-    figures.push(
-      { name: 'export: rows written', value: second.rows, unit: 'rows', ...atLeast(second.rows, ROWS) },
-      { name: 'export: rows per second', value: second.rows / second.seconds, unit: 'rows/s' },
-      {
-        name: 'export: BFF RSS growth, first export (from the heap the list load left)',
-        value: first.growth,
-        unit: 'MB',
-      },
-      {
-        name: 'export: BFF RSS growth, second export (peak - before)',
-        value: second.growth,
-        unit: 'MB',
-        ...atMost(second.growth, 50),
-      },
-    );
+    // Export of every row, twice per format, measured at the client; memory sampled from the BFF child's /proc
+    // status. The first export of each starts from whatever heap the work before left and may grow it once to the
+    // working size a stream of parsed pages needs; the second starts from that size, so its growth is what the
+    // export holds. The XLSX's figures are read beside the CSV's, from the same BFF in the same run.
+    const target = {
+      origin: bff.origin,
+      session: sessions[0] ?? {},
+      pid: bff.pid,
+      logFile: join(dir, 'bff-1.log'),
+    };
+    for (const [format, rowsPerSecond, growthMb] of [
+      ['csv', 25_000, 50],
+      ['xlsx', 15_000, 60],
+    ] as const) {
+      const first = await measureExport(target, format);
+      const second = await measureExport(target, format);
+      const speed = second.rows / second.seconds;
+      figures.push(
+        {
+          name: `export ${format}: rows written`,
+          value: second.rows,
+          unit: 'rows',
+          ...atLeast(second.rows, ROWS),
+        },
+        {
+          name: `export ${format}: rows per second`,
+          value: speed,
+          unit: 'rows/s',
+          ...atLeast(speed, rowsPerSecond),
+        },
+        { name: `export ${format}: file size`, value: second.bytes / 1e6, unit: 'MB' },
+        {
+          name: `export ${format}: BFF RSS growth, first export (from the heap the work before left)`,
+          value: first.growth,
+          unit: 'MB',
+        },
+        {
+          name: `export ${format}: BFF RSS growth, second export (peak - before)`,
+          value: second.growth,
+          unit: 'MB',
+          ...atMost(second.growth, growthMb),
+        },
+      );
+    }
   } finally {
     killChildren();
     process.off('exit', killChildren);
@@ -486,40 +510,7 @@ async function run(): Promise<BenchFigure[]> {
   return figures;
 }
 
-/** One whole export through the BFF: rows, seconds, and the BFF's peak RSS growth while it ran (MB). */
-async function measureExport(
-  origin: string,
-  session: Record<string, string>,
-  pid: number,
-): Promise<{ rows: number; seconds: number; growth: number }> {
-  const baseline = rssOf(pid);
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
-  }, 20);
-  const exportPool = new Pool(origin, { connections: 1 });
-  const started = performance.now();
-  const response = await exportPool.request({
-    path: '/api/payments/export.csv',
-    method: 'GET',
-    headers: session,
-  });
-  let lines = 0;
-  let quoted = false;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    for (const byte of chunk) {
-      if (byte === 0x22) quoted = !quoted;
-      else if (byte === 0x0a && !quoted) lines += 1;
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
-  peak = Math.max(peak, rssOf(pid));
-  await exportPool.close();
-  return { rows: lines - 1, seconds, growth: peak - baseline };
-}
-
 export const suite: BenchSuite = {
-  name: 'bff: list through the BFF vs direct and a bytes-only proxy (1 and 64 conn, +20 ms upstream), CSV export',
+  name: 'bff: list through the BFF vs direct and a bytes-only proxy (1 and 64 conn, +20 ms upstream), CSV and XLSX export',
   run,
 };

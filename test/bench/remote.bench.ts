@@ -13,6 +13,7 @@
  *    and a group summary: p95 under load ≤ 3 × idle p50, no failures.
  * 6. Upstream requests refused with 429 during 5, as a share of all upstream requests then (≤ 2 %).
  * 7. A cold export (fresh BFF): time ÷ (its pages × the measured page latency) (≤ 1.1).
+ * 8. Figure 3's half-year searched for an amount range (every row read, matches exact): time ÷ figure 3's (≤ 1.5).
  * Every step has a timeout: a step that runs out is reported as not met, and the suite ends in bounded time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { createSandbox } from '@payments/server/sandbox';
 import { COMPANY_HEADER, currencyExponent, type Summary } from '@payments/shared';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { cpuMsOf, portsFrom, signInHeaders, spawnBff, spawnSandbox } from './bench-process.ts';
+import { cpuMsOf, portsFrom, searchStream, signInHeaders, spawnBff, spawnSandbox } from './bench-process.ts';
 import { atLeast, atMost, type BenchFigure, type BenchSuite, median, percentile } from './report.ts';
 
 /** The default weights give the `acme` group 75.2 of 100.2 shares: 53,300 rows seed about 40,000 there. */
@@ -469,6 +470,40 @@ async function walkedFigures(origin: string, running: Running) {
       () => (problems.length === 0 ? 1 : 0),
       '',
       (v) => atLeast(v, 1),
+    ),
+  );
+
+  // 8. The same half-year searched (an amount range): every row read again, matches exact, against the summary.
+  const amountRange = { low: 100, high: 300 };
+  const expectedMatches = halfRows.filter((row) => {
+    const scale = 10 ** (currencyExponent(row.currency) ?? 2);
+    return row.amount >= amountRange.low * scale && row.amount <= amountRange.high * scale;
+  }).length;
+  // Past UPSTREAM_PAGE_REUSE_MS (1 s): the summary's pages are not reused, the search reads the upstream itself.
+  await sleep(1_500);
+  before = await upstreamStats(running.sandbox);
+  const searched = await step('half-year search', async (signal) => {
+    const q = encodeURIComponent(`${amountRange.low}..${amountRange.high}`);
+    const path = `/api/payments/search?q=${q}&date_from=${half.from}&date_to=${half.to}`;
+    const found = await searchStream(origin, session, path, COMPANY, signal);
+    if (found.found !== expectedMatches || found.read !== halfRows.length)
+      throw new Error(
+        `read ${found.read} of ${halfRows.length} rows, found ${found.found} of ${expectedMatches}`,
+      );
+    return found;
+  });
+  caused = traffic(before, await upstreamStats(running.sandbox));
+  console.log(
+    `  half-year search ${amountRange.low}..${amountRange.high}: ${expectedMatches} matches; ${caused.requests} upstream requests (${caused.refused} refused)`,
+  );
+  figures.push(
+    figure('8. half-year search: time', searched, (d) => d.ms / 1000, 's', noTarget),
+    figure(
+      '8. half-year search: time ÷ the half-year summary (exact)',
+      searched,
+      (d) => (halfYear.ok ? d.ms / halfYear.ms : Number.NaN),
+      '×',
+      (v) => atMost(v, 1.5),
     ),
   );
 

@@ -70,6 +70,49 @@ test('axe finds no violation of any impact on sign-in, the list, the switcher, t
   expect(seen).toEqual({ 'sign-in': [], list: [], switcher: [], shortcuts: [], drawer: [] });
 });
 
+test('axe finds no violation of any impact on the export menu, the chart with its numbers and the drawer', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const seen: Record<string, unknown> = {};
+  await signInByApi(page);
+  await page.goto('/?company=acme-eu');
+  await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
+
+  // the menu by keyboard: ArrowDown opens it on its first item, Escape closes it onto the button
+  await page.getByRole('button', { name: 'Export' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'CSV, shown columns' })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('menuitem', { name: 'Excel (XLSX), all columns' })).toBeFocused();
+  seen['export menu'] = await allViolations(page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Export' })).toBeFocused();
+
+  // Numbers by keyboard: Enter opens them, their box takes focus and scrolls, Escape closes them
+  const numbers = page.locator('summary', { hasText: 'Numbers' });
+  await numbers.focus();
+  await page.keyboard.press('Enter');
+  const box = page.getByRole('region', { name: 'Payments and volume per day' });
+  await expect(box).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(box).toBeFocused();
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => box.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+  seen['chart numbers'] = await allViolations(page);
+  await screenshot(page, 'chart-numbers');
+  await page.keyboard.press('Escape');
+  await expect(box).toBeHidden();
+  await expect(numbers).toBeFocused();
+
+  await page.locator('[data-row-link]').first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.getByText('As sent by the API').click();
+  seen.drawer = await allViolations(page);
+  expect(seen).toEqual({ 'export menu': [], 'chart numbers': [], drawer: [] });
+});
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

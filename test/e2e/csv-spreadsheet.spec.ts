@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { expect, sandboxPage, signInByApi, test } from './fixtures.ts';
+import { expect, exportAs, sandboxPage, signInByApi, test } from './fixtures.ts';
 
 /** An exact decimal string as an integer count of 10^-scale units. */
 function scaled(decimal: string, scale: number): bigint {
@@ -29,7 +29,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await exportAs(page, 'CSV, shown columns');
   const file = await download;
   expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}.csv`);
   const text = await readFile(await file.path(), 'utf8');
@@ -37,11 +37,13 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   const records: Record<string, string>[] = parse(text, { bom: true, columns: true, skip_empty_lines: true });
   const header = Object.keys(records[0] ?? {});
   // The id, then the shown columns in the table's order, each with its companions (currency beside the amount
-  // although the table hides it: an amount without its currency cannot be summed).
+  // although the table hides it: an amount without its currency cannot be summed; a group's company name beside
+  // its id); created_at names the zone its times are in.
   expect(header).toEqual([
     'id',
     'company_id',
-    'created_at',
+    'company_name',
+    'created_at (UTC)',
     'created_at_utc',
     'status',
     'amount',
@@ -51,7 +53,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   ]);
   expect(records.length).toBeGreaterThan(100);
   for (const record of records) {
-    const at = record.created_at ?? '';
+    const at = record['created_at (UTC)'] ?? '';
     expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
     expect(record.created_at_utc).toMatch(/Z$/);
     expect(at >= `${from}T00:00:00` && at <= `${to}T23:59:59+00:00`).toBe(true);

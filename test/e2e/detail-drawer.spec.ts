@@ -28,7 +28,15 @@ test('a row opens its drawer with every field; Escape closes it and the URL foll
   for (const field of ['id', 'company_id', 'status', 'amount', 'currency', 'created_at', 'description']) {
     await expect(drawer.locator(`dd[data-field="${field}"]`)).toHaveCount(1);
   }
-  await expect(drawer.locator('dd[data-field="amount"]')).toContainText(`${first.amount} minor units`);
+  // money as money; what the API sent only under "As sent by the API"
+  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: first.currency }).format(
+    first.amount / 10 ** (first.currency === 'JPY' ? 0 : 2),
+  );
+  await expect(drawer.locator('dd[data-field="amount"]')).toHaveText(money);
+  await expect(drawer.getByTestId('drawer-amount')).toHaveText(money);
+  await expect(drawer.getByTestId('amount-as-sent')).toBeHidden();
+  await drawer.getByText('As sent by the API').click();
+  await expect(drawer.getByTestId('amount-as-sent')).toHaveText(`amount: ${first.amount} (minor units)`);
   await expect(drawer.locator('dd[data-field="created_at"]')).toHaveText(
     `${first.created_at.replace('T', ' ')} UTC`,
   );
@@ -86,4 +94,59 @@ test('a deep link whose view fails to load says so in the drawer, and its Retry 
   failing = false;
   await drawer.getByRole('button', { name: 'Retry' }).click();
   await expect(drawer.locator('dd[data-field="id"]')).toHaveText(first.id);
+});
+
+test('the drawer steps through the loaded payments, copies its link, and j and k step too', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/?company=acme-eu&status=COMPLETED');
+  const ids = await renderedIds(page);
+  expect(ids.length).toBeGreaterThan(3);
+  await page.locator('[data-row-link="1"]').click();
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[1] ?? '');
+  await expect(drawer).toContainText('2 of');
+
+  await drawer.getByRole('button', { name: 'Next' }).click();
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[2] ?? '');
+  await expect(page).toHaveURL(new RegExp(`/payments/${ids[2]}\\?company=acme-eu&status=COMPLETED$`));
+  await page.keyboard.press('j');
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[3] ?? '');
+  await page.keyboard.press('k');
+  await page.keyboard.press('k');
+  await page.keyboard.press('k');
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[0] ?? '');
+  await expect(drawer.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+  await drawer.getByRole('button', { name: 'Copy link' }).click();
+  await expect(drawer.getByText('Link copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    `${new URL(page.url()).origin}/payments/${ids[0]}?company=acme-eu&status=COMPLETED`,
+  );
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(page.locator(`tr[data-row-id="${ids[0]}"] a`)).toBeFocused();
+});
+
+test("after a reload with the drawer open, closing it gives focus to that payment's row, pages down", async ({
+  page,
+}) => {
+  const ids = await sandboxIds({}, 'acme-eu', 260);
+  const deep = ids[230];
+  if (!deep) throw new Error('acme-eu has too few payments for this test');
+  await page.goto(`/?company=acme-eu&limit=100`);
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await page.goto(`/payments/${deep}?company=acme-eu&limit=100`);
+  await page.reload();
+  const drawer = page.getByRole('dialog', { name: `Payment ${deep}` });
+  await expect(drawer.locator('dd[data-field="id"]')).toHaveText(deep);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  const row = page.locator(`tr[data-row-id="${deep}"] a`);
+  await expect(row).toBeFocused();
+  await expect(row).toBeInViewport();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(`tr[data-row-id="${ids[231]}"] a`)).toBeFocused();
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { expect, renderedIds, renderedRows, sandboxIds, signInByApi, test } from './fixtures.ts';
+import { expect, exportAs, renderedIds, renderedRows, sandboxIds, signInByApi, test } from './fixtures.ts';
 
 /** Minimal RFC 4180 reader: enough to take the first column of each record, quoted fields included. */
 function csvRecords(text: string): string[][] {
@@ -44,7 +44,7 @@ test('the export downloads the CSV of the current view, row for row', async ({ p
   expect(view).toEqual(expected);
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await exportAs(page, 'CSV, shown columns');
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
   const text = await readFile(await file.path(), 'utf8');
@@ -93,7 +93,7 @@ test("an export of a group's date range holds the list's payments, in the list's
   for (const id of list) expect(expected.has(id)).toBe(true);
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await exportAs(page, 'CSV, shown columns');
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^payments_acme-eu_group_.*\.csv$/);
   const records = csvRecords((await readFile(await file.path(), 'utf8')).slice(1));

@@ -74,6 +74,12 @@ export async function renderedIds(page: Page): Promise<string[]> {
   return (await renderedRows(page)).map((row) => row.id);
 }
 
+/** Chooses an item of the Export menu (`CSV, shown columns`, `Excel (XLSX), all columns`…). */
+export async function exportAs(page: Page, item: string): Promise<void> {
+  await page.getByRole('button', { name: 'Export' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = new URL('../test-results/screenshots/', import.meta.url);
   await mkdir(dir, { recursive: true });

@@ -1,4 +1,4 @@
-import { expect, screenshot, signInByApi, test } from './fixtures.ts';
+import { expect, exportAs, screenshot, signInByApi, test } from './fixtures.ts';
 
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
@@ -58,7 +58,7 @@ test.describe('at 1024 px', () => {
     await signInByApi(page);
     await page.goto('/?company=acme-jp');
     await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
-    const exportButton = page.getByRole('button', { name: 'Export CSV' });
+
     const places = () =>
       Promise.all(
         [
@@ -69,7 +69,7 @@ test.describe('at 1024 px', () => {
       );
     const before = await places();
     const download = page.waitForEvent('download');
-    await exportButton.click();
+    await exportAs(page, 'CSV, shown columns');
     await download;
     await expect(page.getByTestId('export-status')).toHaveText(/^Saved /);
     expect(await places()).toEqual(before);
@@ -126,7 +126,7 @@ for (const viewport of [
       const drawnAt = await page.evaluate(() => performance.now());
       release();
       await expect(page.getByTestId('summary-count')).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+      await expect(page.getByRole('button', { name: 'Export' })).toBeEnabled();
       await expect(page.getByTestId('freshness')).toBeVisible();
       expect((await rows.boundingBox())?.y).toBe(before?.y);
       const shifts = await page.evaluate(

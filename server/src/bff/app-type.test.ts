@@ -44,5 +44,9 @@ describe('AppType for hono/client', () => {
 
     const csv = await client.api.payments['export.csv'].$url({ query: { status: 'FAILED' } });
     expect(csv.pathname).toBe('/api/payments/export.csv');
+    const xlsx = await client.api.payments['export.xlsx'].$url({
+      query: { group: 'true', columns: 'amount' },
+    });
+    expect(xlsx.pathname).toBe('/api/payments/export.xlsx');
   });
 });

@@ -593,8 +593,12 @@ describe('group view', () => {
     expect(summary.count).toBe(inRange.length);
     const csv = await h.call(`/api/payments/export.csv?group=true&date_to=${cut}`, { cookie, headers });
     expect(csv.headers.get('content-disposition')).toMatch(/payments_acme-us_group_/);
-    const [, ...rows] = parseCsv(await csv.text());
-    expect(rows.map((row) => [row[0], row[1]])).toEqual(inRange.map((p) => [p.id, p.company_id]));
+    const [header, ...rows] = parseCsv(await csv.text());
+    expect(header?.slice(0, 3)).toEqual(['id', 'company_id', 'company_name']);
+    const names = new Map(h.companies.map((company) => [company.id, company.name]));
+    expect(rows.map((row) => row.slice(0, 3))).toEqual(
+      inRange.map((p) => [p.id, p.company_id, names.get(p.company_id as string)]),
+    );
   });
 
   it('binds the group to its cursor: a group cursor is refused without group=true', async () => {
@@ -624,14 +628,14 @@ describe('GET /api/payments/export.csv', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="payments_acme_COMPLETED_\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="payments_acme_COMPLETED_all_as_of_\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const rows = parseCsv(await response.text());
     const [header, ...body] = rows;
     expect(header).toEqual([
       'id',
       'company_id',
-      'created_at',
+      'created_at (UTC)',
       'created_at_utc',
       'status',
       'amount',
@@ -680,7 +684,7 @@ describe('GET /api/payments/export.csv', () => {
     const [header, first] = parseCsv(await response.text());
     expect(header).toEqual([
       'id',
-      'created_at',
+      'created_at (UTC)',
       'created_at_utc',
       'amount',
       'currency',
@@ -706,7 +710,7 @@ describe('GET /api/payments/export.csv', () => {
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-disposition')).toBe(
-        'attachment; filename="payments_acme-eu-de_2026-02-28.csv"',
+        'attachment; filename="payments_acme-eu-de_all_as_of_2026-02-28.csv"',
       );
       const filtered = await bff.app.request(
         '/api/payments/export.csv?group=true&status=COMPLETED&date_from=2026-01-01T00:00:00&date_to=2026-01-31T23:59:59',
@@ -718,6 +722,25 @@ describe('GET /api/payments/export.csv', () => {
     } finally {
       await bff.close();
     }
+  });
+
+  it('writes created_at in the zone the user shows times in (tz), names it in the header, and refuses an unknown zone', async () => {
+    const response = await h.call(
+      '/api/payments/export.csv?status=FAILED&columns=created_at&tz=America/New_York',
+      { cookie, headers: { 'X-Company-Id': 'acme-eu' } },
+    );
+    expect(response.status).toBe(200);
+    const [header, ...rows] = parseCsv(await response.text());
+    expect(header).toEqual(['id', 'created_at (America/New_York)', 'created_at_utc']);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [, local = '', utc = ''] of rows) {
+      // The same instant, written as New York's wall time with its offset (-05:00 or -04:00 in summer).
+      expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00$/);
+      expect(Date.parse(local)).toBe(Date.parse(utc));
+    }
+    const refused = await h.call('/api/payments/export.csv?tz=Mars/Olympus', { cookie });
+    expect(refused.status).toBe(400);
+    expect(problemSchema.parse(await refused.json()).code).toBe('invalid_parameter');
   });
 
   it('answers HEAD with the download headers and no walk of the upstream', async () => {

@@ -29,6 +29,7 @@ import { requireCsrfHeader, requireSession } from './middleware/api-guards.ts';
 import { refusedSignIns, requestLog } from './middleware/request-log.ts';
 import { requestOrigin } from './middleware/request-origin.ts';
 import { responseHeaders } from './middleware/response-headers.ts';
+import { CSV_EXPORT, XLSX_EXPORT } from './payments/export/export-formats.ts';
 import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
@@ -108,6 +109,8 @@ export function createBff(settings: BffSettings, parts: BffParts) {
             logEvent(logger, ok ? 'info' : 'warn', { msg: 'indexed', company, pages, ok }),
         })
       : undefined;
+  const companyNames = new Map(companies.map((company) => [company.id, company.name]));
+  const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
@@ -135,10 +138,8 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
     .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks }))
     .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
-    .route(
-      '/payments/export.csv',
-      exportRoute({ settings, scope, read, checkpoints, exports, walks, logger, now }),
-    );
+    .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
+    .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));
 
   const app = new Hono<BffEnv>()
     .use(requestId({ limitLength: 64 }))

@@ -22,6 +22,7 @@ describe('configuration', () => {
       PAYMENTS_AMOUNT_UNIT: 'minor',
       EXPORT_MAX_PER_USER: 2,
       EXPORT_MAX_TOTAL: 16,
+      EXPORT_MIN_BYTES_PER_S: 2_000,
       DEMO_PASSWORD: 'demo',
       SESSION_MAX_AGE: 28_800,
       TRUST_PROXY: [],

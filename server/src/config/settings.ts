@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { AMOUNT_UNITS, ENVIRONMENTS } from '@payments/shared';
+import { AMOUNT_UNITS, ENVIRONMENTS, isTimeZone } from '@payments/shared';
 import { z } from 'zod';
 
 /** The repository root, for defaults that name files in it (`web/dist`, `.env`). */
@@ -87,15 +87,6 @@ function baseUrlProblem(value: string): string | undefined {
   if (!/\/v\d+[a-z\d.]*\/?$/i.test(url.pathname))
     return 'must end with the version segment, e.g. https://api.example.com/v1';
   return undefined;
-}
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Credentials that exist only for a sandbox and must never reach production (the composition names them). */
@@ -187,6 +178,12 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       FRESHNESS_POLL_SECONDS: whole('a whole number of seconds from 1 to 3600', 1, 3_600).default(60),
       EXPORT_MAX_PER_USER: whole('a whole number of downloads from 1 to 100', 1, 100).default(2),
       EXPORT_MAX_TOTAL: whole('a whole number of downloads from 1 to 10000', 1, 10_000).default(16),
+      /** 0: no floor. */
+      EXPORT_MIN_BYTES_PER_S: whole(
+        'a whole number of bytes per second from 0 to 1000000000',
+        0,
+        1_000_000_000,
+      ).default(2_000),
       WALKS_PER_USER: whole('a whole number of walks from 1 to 100', 1, 100).default(4),
       /** Unset: no bound of the deployment's own; the upstream's 429s still slow it. */
       UPSTREAM_MAX_RPS: whole(

@@ -16,6 +16,7 @@ export interface LatencySummary {
   ok: number;
   successRate: number;
   p50: number;
+  p95: number;
   p99: number;
   max: number;
 }
@@ -29,6 +30,7 @@ export function summarize(samples: readonly Sample[]): LatencySummary {
     ok,
     successRate: samples.length === 0 ? 0 : ok / samples.length,
     p50: percentile(times, 50),
+    p95: percentile(times, 95),
     p99: percentile(times, 99),
     max: Math.max(...times),
   };
@@ -45,7 +47,7 @@ export function slowest(samples: readonly Sample[], since: number, count = 3): s
 
 export function describeLatency(summary: LatencySummary): string {
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  return `p50 ${ms(summary.p50)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}, ${summary.ok}/${summary.count} ok`;
+  return `p50 ${ms(summary.p50)}, p95 ${ms(summary.p95)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}, ${summary.ok}/${summary.count} ok`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
 import { PageLoading } from '../components/page-loading.tsx';
 import { paths } from '../config/paths.ts';
+import { BrowserRouter, Route, Routes } from '../lib/history-router.tsx';
 import { PaymentsRoute } from './routes/payments.tsx';
 import { SignedInLayout } from './routes/signed-in-layout.tsx';
 
@@ -9,8 +9,8 @@ import { SignedInLayout } from './routes/signed-in-layout.tsx';
 const SignInRoute = lazy(() => import('./routes/sign-in.tsx'));
 
 /**
- * Declarative routes: the app loads its data with TanStack Query, so the data router (loaders, actions) would
- * only add weight to the first view.
+ * Declarative routes, drawn by the app's own router (lib/history-router.tsx): the app loads its data with TanStack
+ * Query, so of a router it needs only paths, the query and history, not loaders or actions.
  */
 export function AppRouter() {
   return (

@@ -62,6 +62,8 @@ function bffFetch(quiet: boolean): typeof fetch {
 
 /** The BFF's routes, typed from the server's `AppType` (a type-only import: no server code ships). */
 export const bff = hc<AppType>('/', { fetch: bffFetch(false) });
+/** For a route read as a stream of bytes (the downloads), where the typed client adds nothing. */
+export const apiFetch = bffFetch(false);
 /** For the session routes, where a 401 is an answer rather than an expiry. */
 export const quietFetch = bffFetch(true);
 

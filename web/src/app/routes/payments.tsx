@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
 import { DeepLinkedPayment } from '../../features/payments/detail/deep-linked-payment.tsx';
 import { ExportControls } from '../../features/payments/export/export-controls.tsx';
@@ -20,6 +21,8 @@ import { useLayoutConfig } from './signed-in-layout.tsx';
 export function PaymentsRoute() {
   const config = useLayoutConfig();
   const { view, setView } = usePaymentsView();
+  // the line below the toolbar, where messages go that must not move or cover the toolbar (the export's status)
+  const [messages, setMessages] = useState<HTMLElement | null>(null);
   const summary = (
     <PaymentsSummary
       view={view}
@@ -30,28 +33,32 @@ export function PaymentsRoute() {
   );
   return (
     <main id="main" className="page">
-      <FiltersToolbar
-        view={view}
-        config={config}
-        onChange={setView}
-        switcher={
-          <CompanySwitcher
-            companies={config.companies}
-            value={{ company: view.company ?? config.own_company_id, group: view.group }}
-            // a group is always named: the URL then says which head it is, whoever opens it
-            onSelect={setView}
-          />
-        }
-        search={<SearchBox view={view} onChange={setView} />}
-      >
-        <ZoneControl companyZone={config.time_zone} />
-        <FreshnessControls view={view} config={config} />
-        <ExportControls
+      <div className="page__top">
+        <FiltersToolbar
           view={view}
-          timeZone={config.time_zone}
-          disabled={companyUnseen(view, config.companies)}
-        />
-      </FiltersToolbar>
+          config={config}
+          onChange={setView}
+          switcher={
+            <CompanySwitcher
+              companies={config.companies}
+              value={{ company: view.company ?? config.own_company_id, group: view.group }}
+              // a group is always named: the URL then says which head it is, whoever opens it
+              onSelect={setView}
+            />
+          }
+          search={<SearchBox view={view} onChange={setView} />}
+        >
+          <ZoneControl companyZone={config.time_zone} />
+          <FreshnessControls view={view} config={config} />
+          <ExportControls
+            view={view}
+            statusSlot={messages}
+            timeZone={config.time_zone}
+            disabled={companyUnseen(view, config.companies)}
+          />
+        </FiltersToolbar>
+        <div className="page__messages" ref={setMessages} />
+      </div>
       {view.q === null ? (
         <PaymentsList view={view} config={config} summary={summary} onChange={setView} />
       ) : (

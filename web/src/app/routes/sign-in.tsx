@@ -1,7 +1,7 @@
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { safeNext } from '../../config/paths.ts';
 import { useSession } from '../../features/auth/api/get-session.ts';
 import { SignInForm } from '../../features/auth/components/sign-in-form.tsx';
+import { Navigate, useNavigate, useSearchParams } from '../../lib/history-router.tsx';
 
 const NOTICES: Record<string, string> = {
   expired: 'Your session has ended. Sign in again to continue where you were.',

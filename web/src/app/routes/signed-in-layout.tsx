@@ -1,7 +1,6 @@
 import type { AppConfig } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from 'react-router';
 import { EnvironmentBadge } from '../../components/environment-badge.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
@@ -12,6 +11,7 @@ import { paymentsQueryOptions } from '../../features/payments/list/get-payments.
 import { listsRows, parseListView } from '../../features/payments/view/list-view.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
+import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from '../../lib/history-router.tsx';
 import { onSessionExpired } from '../../lib/session-expiry.ts';
 
 /** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */

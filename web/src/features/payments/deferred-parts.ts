@@ -1,15 +1,15 @@
 /**
  * What the payments list needs only after its first rows, in one chunk loaded on demand: the summary (its
- * stream reader, its bar and chart), the export (with its CSV reader) and the payment drawer. One chunk rather
+ * stream reader, its bar and chart), the export (its menu and download), the payment drawer with its looking in
+ * every company, and the menus of the filters (currencies, range, the zone times are shown in). One chunk rather
  * than one each: with several lazy chunks sharing the API client and React with the entry, the bundler
  * (Rolldown 1.2) moves those out of the entry into a chunk of their own, which every first view then loads too.
  * A search's results are here too, though only a search shows them: a chunk of their own, sharing the API client
  * and the shared schemas with this one and the entry, made the bundler split the entry all the same.
  */
 
-export { default as PaymentDrawer } from './detail/payment-drawer.tsx';
-export { PaymentLookup } from './detail/payment-lookup.tsx';
-export { ExportButton } from './export/export-button.tsx';
+export { PaymentDetail } from './detail/payment-detail.tsx';
+export { ExportMenu } from './export/export-menu.tsx';
 export { ZoneChoice } from './fields/zone-choice.tsx';
 export { CurrencyChoice } from './filters/currency-choice.tsx';
 export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';

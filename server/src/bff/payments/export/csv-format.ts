@@ -2,7 +2,7 @@
 export const UTF8_BOM = '\uFEFF';
 
 /** A value as text: strings as they are, anything else but null as compact JSON. */
-function text(value: unknown): string {
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -23,7 +23,7 @@ const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
  * apostrophe so it shows as text (CSV formula injection); a plain number such as a refund of -500 is left alone.
  */
 export function csvCell(value: unknown): string {
-  let cell = text(value);
+  let cell = cellText(value);
   if (cell === '') return '';
   const visible = cell.replace(INVISIBLE_LEAD, '');
   if (/^[\t\r\n]/.test(cell) || (FORMULA_SIGN.test(visible) && !PLAIN_NUMBER.test(cell))) cell = `'${cell}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, KNOWN_COLUMNS, recordCells } from './export-columns.ts';
+import { columnsFor, exportFileName, KNOWN_COLUMNS, recordCells } from './export-columns.ts';
 
 describe('CSV columns', () => {
   it('are the known columns, then fields of the first page without one, then other_fields', () => {
@@ -37,6 +37,45 @@ describe('CSV columns', () => {
       ],
     );
     expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['id', 'currency', 'amount', 'amount_raw']);
+  });
+
+  it("carry the company's name beside its id in a group's file, all columns or chosen ones", () => {
+    const all = columnsFor([{ id: 'p1', company_name: 'own field' }], undefined, true);
+    expect(all.slice(0, 3)).toEqual(['id', 'company_id', 'company_name']);
+    expect(all.filter((column) => column === 'company_name')).toHaveLength(1);
+    expect(columnsFor([], ['status', '@company'], true)).toEqual([
+      'id',
+      'status',
+      'company_id',
+      'company_name',
+    ]);
+    expect(columnsFor([], ['status'], true)).toEqual(['id', 'status']);
+    expect(columnsFor([{ id: 'p1', company_name: 'x' }])).toContain('company_name');
+  });
+});
+
+describe('CSV file name', () => {
+  const name = (what: { dateFrom?: string; dateTo?: string; status?: string; group?: boolean }) =>
+    exportFileName({ company: 'acme', group: false, today: '2026-11-27', extension: 'csv', ...what });
+
+  it('says "all" and the day it was made when there is no range', () => {
+    expect(name({ group: true })).toBe('payments_acme_group_all_as_of_2026-11-27.csv');
+  });
+
+  it('runs an open range to the day it was made, or from the start until its end', () => {
+    expect(name({ dateFrom: '2026-01-01T00:00:00' })).toBe('payments_acme_2026-01-01_to_2026-11-27.csv');
+    expect(name({ dateTo: '2026-01-31T23:59:59' })).toBe('payments_acme_until_2026-01-31.csv');
+    expect(
+      exportFileName({
+        company: 'acme eu/1',
+        group: false,
+        status: 'COMPLETED',
+        dateFrom: '2026-01-01T00:00:00',
+        dateTo: '2026-01-31T23:59:59',
+        today: '2026-11-27',
+        extension: 'xlsx',
+      }),
+    ).toBe('payments_acme-eu-1_COMPLETED_2026-01-01_to_2026-01-31.xlsx');
   });
 });
 
@@ -83,6 +122,20 @@ describe('CSV record', () => {
       created_at_utc: '2026-01-15T08:15:30.123Z',
     });
     expect(cells({ created_at: 'yesterday' })).toMatchObject({ created_at: 'yesterday', created_at_utc: '' });
+  });
+
+  it("writes a group row's company name beside its id; a record's own company_name or amount_raw goes to other_fields", () => {
+    const groupColumns = columnsFor([], undefined, true);
+    const how = { ...berlin, companyNames: new Map([['acme-eu', 'ACME Europe']]) };
+    const record = { id: 'p', amount: 1, company_name: 'theirs', amount_raw: 'theirs too' };
+    const row = recordCells(record, groupColumns, how, 'acme-eu');
+    expect(row.slice(0, 3)).toEqual(['p', 'acme-eu', 'ACME Europe']);
+    expect({ ...(row.at(-1) as object) }).toEqual({ company_name: 'theirs', amount_raw: 'theirs too' });
+    expect(
+      recordCells({ id: 'p', company_id: 'elsewhere' }, groupColumns, how, 'acme-eu')[2],
+    ).toBeUndefined();
+    // Outside a group there is no derived name: a column of that name is the record's own field.
+    expect(recordCells(record, ['id', 'company_name'], how)).toEqual(['p', 'theirs']);
   });
 
   it('keeps every field without a column, of any type, in other_fields', () => {

@@ -37,7 +37,9 @@ const INTERPRETED_FIELDS = new Set([
  */
 const OTHER_FIELDS_COLUMN = 'other_fields';
 
-/** The dashboard's column for a group row's company name; in the file, the company's id. */
+/** In a group's file, the name of the company beside its id (from the companies tree, not from the upstream). */
+const COMPANY_NAME_COLUMN = 'company_name';
+/** The dashboard's column for a group row's company name; in the file, the company's id (and its name). */
 const COMPANY_VIEW_COLUMN = '@company';
 /** A chosen column and the columns that go with it in the file. */
 const COMPANIONS = new Map<string, readonly string[]>([
@@ -50,15 +52,31 @@ const COMPANIONS = new Map<string, readonly string[]>([
  * Columns for the file. With `chosen` (the columns the user sees, in order): the payment id, then those, each
  * with its companions. Without (all columns): the known ones, then fields of the first page that have none, in
  * order of appearance, then `other_fields`, always: a field first met on a later page keeps its value there.
+ * In a group's file, `company_name` follows `company_id`.
  */
-export function columnsFor(firstPage: readonly Payment[], chosen?: readonly string[]): string[] {
-  if (chosen !== undefined) {
-    const columns = new Set<string>(['id']);
-    for (const id of chosen) for (const column of COMPANIONS.get(id) ?? [id]) columns.add(column);
-    return [...columns];
-  }
+export function columnsFor(
+  firstPage: readonly Payment[],
+  chosen?: readonly string[],
+  group = false,
+): string[] {
+  const columns = chosen === undefined ? allColumns(firstPage, group) : chosenColumns(chosen);
+  const at = columns.indexOf('company_id');
+  if (group && at >= 0 && !columns.includes(COMPANY_NAME_COLUMN))
+    columns.splice(at + 1, 0, COMPANY_NAME_COLUMN);
+  return columns;
+}
+
+function chosenColumns(chosen: readonly string[]): string[] {
+  const columns = new Set<string>(['id']);
+  for (const id of chosen) for (const column of COMPANIONS.get(id) ?? [id]) columns.add(column);
+  return [...columns];
+}
+
+function allColumns(firstPage: readonly Payment[], group: boolean): string[] {
   const columns: string[] = [...KNOWN_COLUMNS];
   const seen = new Set<string>([...columns, ...INTERPRETED_FIELDS, OTHER_FIELDS_COLUMN]);
+  // The group's derived column would hide a record's own field of that name: that one goes to other_fields.
+  if (group) seen.add(COMPANY_NAME_COLUMN);
   for (const record of firstPage)
     for (const key of Object.keys(record))
       if (!seen.has(key)) {
@@ -71,7 +89,8 @@ export function columnsFor(firstPage: readonly Payment[], chosen?: readonly stri
 
 /**
  * The download's file name says what it holds: company (and group), status, range, e.g.
- * `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv`; without a range, the day it was made.
+ * `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv`; a range open at its end runs to the day the
+ * file was made, and without a range the file holds all payments as of that day (`…_all_as_of_2026-11-27.csv`).
  * Only characters every file system and spreadsheet takes.
  */
 export function exportFileName(what: {
@@ -81,6 +100,7 @@ export function exportFileName(what: {
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
   today: string;
+  extension: 'csv' | 'xlsx';
 }): string {
   const day = (dateTime: string) => dateTime.slice(0, 10);
   const range =
@@ -90,20 +110,34 @@ export function exportFileName(what: {
         ? `${day(what.dateFrom)}_to_${what.today}`
         : what.dateTo
           ? `until_${day(what.dateTo)}`
-          : what.today;
+          : `all_as_of_${what.today}`;
   const parts = ['payments', what.company, what.group ? 'group' : '', what.status ?? '', range];
   return `${parts
     .filter(Boolean)
     .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-'))
-    .join('_')}.csv`;
+    .join('_')}.${what.extension}`;
+}
+
+/**
+ * The file's header: the column ids, `created_at` naming the zone its times are in (`created_at (Europe/Berlin)`),
+ * as a spreadsheet's date cell carries no offset of its own.
+ */
+export function headerOf(columns: readonly string[], how: Interpretation): string[] {
+  const zone = how.displayZone ?? how.timeZone;
+  return columns.map((column) => (column === 'created_at' ? `created_at (${zone})` : column));
 }
 
 export interface Interpretation {
+  /** The zone the upstream's zone-less times are meant in (PAYMENTS_TIME_ZONE). */
   timeZone: string;
+  /** The zone `created_at` is written in: the user's display zone; `timeZone` when not given. */
+  displayZone?: string | undefined;
   amountUnit: AmountUnit;
+  /** The names of the view's companies, for a group's `company_name`. */
+  companyNames?: ReadonlyMap<string, string>;
 }
 
-/** The cells of one record, in `columns` order. */
+/** The cells of one record, in `columns` order; `company` is a group row's company (see columnsFor). */
 export function recordCells(
   record: Payment,
   columns: readonly string[],
@@ -111,10 +145,11 @@ export function recordCells(
   company?: string,
 ): unknown[] {
   const instant = instantOf(record.created_at, how.timeZone);
-  const derived: Record<(typeof KNOWN_COLUMNS)[number], unknown> = {
+  const companyId = record.company_id ?? company;
+  const derived: Partial<Record<(typeof KNOWN_COLUMNS)[number] | typeof COMPANY_NAME_COLUMN, unknown>> = {
     id: record.id,
-    company_id: record.company_id ?? company,
-    created_at: instant === null ? record.created_at : isoInZone(instant, how.timeZone),
+    company_id: companyId,
+    created_at: instant === null ? record.created_at : isoInZone(instant, how.displayZone ?? how.timeZone),
     created_at_utc: instant === null ? '' : new Date(instant).toISOString(),
     status: record.status,
     amount: majorAmount(record.amount, record.currency, how.amountUnit),
@@ -124,14 +159,19 @@ export function recordCells(
     counterparty: record.counterparty,
     reference: record.reference,
   };
+  // Only a group's file has it; elsewhere a field of the record may bear that name.
+  if (company !== undefined)
+    derived.company_name = typeof companyId === 'string' ? how.companyNames?.get(companyId) : undefined;
   const cells: unknown[] = [];
   const named = new Set<string>(INTERPRETED_FIELDS);
   for (const column of columns) {
     if (column === OTHER_FIELDS_COLUMN) continue;
-    named.add(column);
+    const isDerived = Object.hasOwn(derived, column);
+    // A derived column (amount_raw, company_name …) does not hold the record's own field of that name.
+    if (!isDerived) named.add(column);
     // Own fields only: a column named `constructor` or `__proto__` is a field the record may have, never the
     // object's inherited ones.
-    if (Object.hasOwn(derived, column)) cells.push(derived[column as keyof typeof derived]);
+    if (isDerived) cells.push(derived[column as keyof typeof derived]);
     else cells.push(Object.hasOwn(record, column) ? record[column] : undefined);
   }
   if (!columns.includes(OTHER_FIELDS_COLUMN)) return cells;

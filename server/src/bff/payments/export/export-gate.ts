@@ -6,6 +6,8 @@ export const EXPORT_TIMES = {
   idleMs: 60_000,
   /** No download runs longer than this. */
   maxDurationMs: 30 * 60_000,
+  /** The client's pace is judged over this much time spent waiting for it (EXPORT_MIN_BYTES_PER_S). */
+  rateWindowMs: 60_000,
 };
 
 export type ExportAdmission = { ok: true; leave(): void } | { ok: false; scope: 'user' | 'all' };

@@ -1,4 +1,5 @@
 import { exportQuerySchema } from '@payments/shared';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Settings } from '../../../config/settings.ts';
 import { type Logger, logEvent } from '../../../runtime/logger.ts';
@@ -12,11 +13,19 @@ import type { CompanyScope } from '../walk/company-scope.ts';
 import { type RowsEnd, type ViewRow, viewRows } from '../walk/ordered-walk.ts';
 import { upstreamProblem, viewOf } from '../walk/view.ts';
 import type { WalkPlaces } from '../walk/walk-places.ts';
+import type { FileRows } from './csv-body.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
-import { createCsvExportStream } from './export-stream.ts';
+import { createExportStream, type ExportBody } from './export-stream.ts';
 
-/** `YYYY-MM-DD` of "now" in the configured zone, for the export's file name. */
+/** A kind of file the view can be downloaded as. */
+export interface ExportFormat {
+  extension: 'csv' | 'xlsx';
+  contentType: string;
+  body(file: FileRows): ExportBody;
+}
+
+/** `YYYY-MM-DD` of "now" in the user's zone, for the export's file name. */
 function localDate(timeZone: string, now: number): string {
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -26,28 +35,75 @@ function localDate(timeZone: string, now: number): string {
   }).format(now);
 }
 
-/** `GET /api/payments/export.csv`: the whole view as CSV, streamed while the upstream is walked. */
-export function exportRoute(parts: {
-  settings: Pick<
-    Settings,
-    | 'PAYMENTS_TIME_ZONE'
-    | 'PAYMENTS_AMOUNT_UNIT'
-    | 'PAYMENTS_LIST_ORDER'
-    | 'EXPORT_MAX_PER_USER'
-    | 'EXPORT_MAX_TOTAL'
-    | 'WALKS_PER_USER'
-  >;
-  scope: CompanyScope;
-  read: CompanyReader;
-  checkpoints: Checkpoints;
-  exports: ExportGate;
-  walks: WalkPlaces;
-  logger: Logger;
-  now: () => number;
-}) {
+/**
+ * Resets the client's connection (TCP RST, so that neither a proxy nor the kernel delivers what it still holds as
+ * if the file had ended), where the server exposes it; says whether it could.
+ */
+function resetConnection(c: Context<BffEnv>): boolean {
+  const outgoing = c.env?.outgoing;
+  if (!outgoing) return false;
+  const socket = outgoing.socket;
+  try {
+    if (socket && 'resetAndDestroy' in socket) socket.resetAndDestroy();
+    else outgoing.destroy();
+  } catch {
+    // not a TCP socket: closing it is the reset there is
+    outgoing.destroy();
+  }
+  return true;
+}
+
+/**
+ * Calls `leave` once the download has left the process: when the response closes, where the server exposes it.
+ * A client that stops reading the last bytes is reset after `idleMs`, so its places are not held forever.
+ */
+function whenDownloadEnds(c: Context<BffEnv>, leave: () => void, idleMs: number): () => void {
+  const outgoing = c.env?.outgoing;
+  let left = false;
+  let stuck: NodeJS.Timeout | undefined;
+  const once = () => {
+    if (left) return;
+    left = true;
+    clearTimeout(stuck);
+    leave();
+  };
+  if (!outgoing || outgoing.destroyed) return once;
+  outgoing.once('close', once);
+  return () => {
+    if (left) return;
+    stuck = setTimeout(() => resetConnection(c), idleMs).unref();
+  };
+}
+
+/** `GET /api/payments/export.<format>`: the whole view as a file, streamed while the upstream is walked. */
+export function exportRoute(
+  parts: {
+    settings: Pick<
+      Settings,
+      | 'PAYMENTS_TIME_ZONE'
+      | 'PAYMENTS_AMOUNT_UNIT'
+      | 'PAYMENTS_LIST_ORDER'
+      | 'EXPORT_MAX_PER_USER'
+      | 'EXPORT_MAX_TOTAL'
+      | 'EXPORT_MIN_BYTES_PER_S'
+      | 'WALKS_PER_USER'
+    >;
+    scope: CompanyScope;
+    read: CompanyReader;
+    checkpoints: Checkpoints;
+    exports: ExportGate;
+    walks: WalkPlaces;
+    /** Company names by id, for a group's `company_name`. */
+    companyNames: ReadonlyMap<string, string>;
+    logger: Logger;
+    now: () => number;
+  },
+  format: ExportFormat,
+) {
   const { settings, exports, logger } = parts;
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
-    const { columns, ...query } = c.req.valid('query');
+    const { columns, tz, ...query } = c.req.valid('query');
+    const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
     const chosen = viewOf(c, parts.scope, query);
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
@@ -57,10 +113,11 @@ export function exportRoute(parts: {
       status: view.filters.status,
       dateFrom: view.filters.date_from,
       dateTo: view.date_to,
-      today: localDate(settings.PAYMENTS_TIME_ZONE, parts.now()),
+      today: localDate(displayZone, parts.now()),
+      extension: format.extension,
     });
     const headers = {
-      'content-type': 'text/csv; charset=utf-8',
+      'content-type': format.contentType,
       'content-disposition': `attachment; filename="${fileName}"`,
     };
     // Hono answers HEAD with the GET handler: a HEAD gets the download's headers without a walk of the upstream.
@@ -84,6 +141,10 @@ export function exportRoute(parts: {
         retryAfterSeconds: 5,
       });
     }
+    const leave = () => {
+      admission.leave();
+      place.leave();
+    };
     const walk = new AbortController();
     const tally = { attempts: 0 };
     const rows = viewRows(view, {
@@ -97,13 +158,10 @@ export function exportRoute(parts: {
     // The first rows are read before answering, so an upstream that is down gives a proper error status.
     const first = await rows.next();
     c.set('upstreamAttempts', tally.attempts);
-    if (first.done) {
-      if (!first.value.ok) {
-        walk.abort();
-        admission.leave();
-        place.leave();
-        return upstreamProblem(c, first.value.failure);
-      }
+    if (first.done && !first.value.ok) {
+      walk.abort();
+      leave();
+      return upstreamProblem(c, first.value.failure);
     }
     const firstRows = first.done ? [] : first.value;
     // A walk that ended with its first answer (an empty view) ends the file after its header.
@@ -111,27 +169,36 @@ export function exportRoute(parts: {
     const rest: AsyncIterator<ViewRow[], RowsEnd> =
       end === undefined ? rows : { next: async () => ({ done: true, value: end }) };
     const requestId = c.get('requestId');
-    const stream = createCsvExportStream({
+    // The places stay held until the download has left the process, however the walk ended.
+    const downloadEnded = whenDownloadEnds(c, leave, EXPORT_TIMES.idleMs);
+    const body = format.body({
       columns: columnsFor(
         firstRows.map((row) => row.record),
         columns?.split(','),
+        view.group,
       ),
       first: firstRows,
       rows: rest,
       group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
+      displayZone,
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+      // Only the view's own companies: a record naming another gets no name from the tree.
+      companyNames: new Map(
+        view.members.flatMap((id) => {
+          const name = parts.companyNames.get(id);
+          return name === undefined ? [] : [[id, name] as const];
+        }),
+      ),
+    });
+    const stream = createExportStream({
+      body,
       ...EXPORT_TIMES,
-      resetConnection: () => {
-        const outgoing = c.env?.outgoing;
-        if (!outgoing) return false;
-        outgoing.destroy();
-        return true;
-      },
+      minBytesPerSecond: settings.EXPORT_MIN_BYTES_PER_S,
+      resetConnection: () => resetConnection(c),
       onEnd: ({ end, rows: written, attempts, failure }) => {
         walk.abort();
-        admission.leave();
-        place.leave();
+        downloadEnded();
         // Cut by a stopping process, not by the client or the upstream: worth saying which.
         const how = end !== 'complete' && exports.stopping ? 'shutdown' : end;
         logEvent(logger, how === 'complete' || how === 'cancelled' ? 'info' : 'error', {
@@ -139,6 +206,7 @@ export function exportRoute(parts: {
           id: requestId,
           user,
           company: view.company,
+          format: format.extension,
           end: how,
           rows: written,
           upstream_attempts: attempts,

@@ -1,20 +1,20 @@
 import type { Payment } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
 import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
-import { columnsFor, KNOWN_COLUMNS } from './export-columns.ts';
-import { createCsvExportStream, type ExportStreamOptions } from './export-stream.ts';
+import { csvBody, type FileRows } from './csv-body.ts';
+import { columnsFor, headerOf, KNOWN_COLUMNS } from './export-columns.ts';
+import { createExportStream, type ExportStreamOptions } from './export-stream.ts';
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
 }
 
-const how = {
-  timeZone: 'UTC',
-  amountUnit: 'minor' as const,
-  group: false,
+const lifecycle = {
   resetConnection: () => false,
   idleMs: 60_000,
   maxDurationMs: 600_000,
+  minBytesPerSecond: 0,
+  rateWindowMs: 60_000,
 };
 /** A row of `page()`: the id and its raw amount, then the other_fields column. */
 const row = (id: string, other = '') => `"${id}",,,,,,,"1",,,,${other}`;
@@ -33,20 +33,26 @@ async function* walkOf(
   }
 }
 
-/** A stream over the first page and the pages after it, columns from the first page. */
+/** A CSV stream over the first page and the pages after it, columns from the first page. */
 function exportOf(
   first: Payment[],
   rest: (n: number) => Promise<Payment[] | RowsEnd> | Payment[] | RowsEnd,
   options: Partial<ExportStreamOptions> = {},
+  file: Partial<FileRows> = {},
 ) {
-  return createCsvExportStream({
-    ...how,
+  const body = csvBody({
+    timeZone: 'UTC',
+    amountUnit: 'minor',
+    group: false,
     columns: columnsFor(first),
     first: batch(first),
     rows: walkOf(rest),
-    ...options,
+    ...file,
   });
+  return createExportStream({ ...lifecycle, body, ...options });
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const done = (attempts: number): RowsEnd => ({ ok: true, attempts });
 
@@ -60,7 +66,11 @@ describe('CSV export stream', () => {
       onEnd: (outcome) => ends.push(outcome),
     });
     const lines = (await readAll(stream)).split('\r\n');
-    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'fee', 'other_fields'].map((c) => `"${c}"`).join(','));
+    expect(lines[0]).toBe(
+      headerOf([...KNOWN_COLUMNS, 'fee', 'other_fields'], { timeZone: 'UTC', amountUnit: 'minor' })
+        .map((c) => `"${c}"`)
+        .join(','),
+    );
     expect(lines.slice(1)).toEqual([
       row('p1', ','),
       row('p1b', '"2",'),
@@ -85,7 +95,11 @@ describe('CSV export stream', () => {
     const odd = [JSON.parse('{"id":"p2","amount":1,"__proto__":{"fee":5}}') as Payment];
     const stream = exportOf(page(['p1'], { other_fields: 'kept' }), (n) => (n === 1 ? odd : done(2)));
     const lines = (await readAll(stream)).split('\r\n');
-    expect(lines[0]).toBe([...KNOWN_COLUMNS, 'other_fields'].map((c) => `"${c}"`).join(','));
+    expect(lines[0]).toBe(
+      headerOf([...KNOWN_COLUMNS, 'other_fields'], { timeZone: 'UTC', amountUnit: 'minor' })
+        .map((c) => `"${c}"`)
+        .join(','),
+    );
     expect(lines.slice(1)).toEqual([
       row('p1', '"{""other_fields"":""kept""}"'),
       row('p2', '"{""__proto__"":{""fee"":5}}"'),
@@ -171,13 +185,45 @@ describe('CSV export stream', () => {
       { record: { id: 'p1', amount: 1 }, company: 'acme-eu' },
       { record: { id: 'p1', amount: 1, company_id: 'own' }, company: 'acme-us' },
     ];
-    const stream = createCsvExportStream({
-      ...how,
-      group: true,
-      columns: ['id', 'company_id'],
-      first,
-      rows: walkOf(() => done(1)),
-    });
+    const stream = exportOf([], () => done(1), {}, { group: true, columns: ['id', 'company_id'], first });
     expect((await readAll(stream)).split('\r\n').slice(1)).toEqual(['"p1","acme-eu"', '"p1","own"', '']);
+  });
+
+  it('ends a download whose reader takes fewer bytes a second than the floor, over a window of its time', async () => {
+    const ends: { end: string; rows: number }[] = [];
+    let reset = 0;
+    const stream = exportOf(page(['p0']), (n) => page([`p${n}`]), {
+      minBytesPerSecond: 5_000,
+      rateWindowMs: 100,
+      resetConnection: () => {
+        reset += 1;
+        return true;
+      },
+      onEnd: (outcome) => ends.push(outcome),
+    });
+    // The header, then about 20 bytes every 30 ms: some 700 B/s.
+    const reader = stream.getReader();
+    for (let i = 0; i < 20 && ends.length === 0; i++) {
+      await reader.read();
+      await sleep(30);
+    }
+    expect(ends.map((e) => e.end)).toEqual(['too_slow']);
+    expect(ends[0]?.rows).toBeLessThan(8);
+    expect(reset).toBe(1);
+  });
+
+  it('does not count a slow upstream against a reader that keeps up', async () => {
+    const ends: { end: string }[] = [];
+    // A page of some 20 bytes every 30 ms is under the floor by the clock, but the reader waits for none of it.
+    const stream = exportOf(
+      page(['p0']),
+      async (n) => {
+        await sleep(30);
+        return n <= 8 ? page([`p${n}`]) : done(9);
+      },
+      { minBytesPerSecond: 2_000, rateWindowMs: 100, onEnd: (outcome) => ends.push(outcome) },
+    );
+    expect((await readAll(stream)).split('\r\n')).toHaveLength(11);
+    expect(ends.map((e) => e.end)).toEqual(['complete']);
   });
 });

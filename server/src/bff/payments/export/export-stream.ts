@@ -1,23 +1,31 @@
 import type { UpstreamFailure } from '../../../upstream/index.ts';
-import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
-import { csvRow, UTF8_BOM } from './csv-format.ts';
-import { type Interpretation, recordCells } from './export-columns.ts';
+import type { RowsEnd } from '../walk/ordered-walk.ts';
 
 /** How a download ended; anything but `complete` left the file short, and the connection was reset. */
-type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_timeout' | 'max_duration';
+type ExportEnd = 'complete' | 'cancelled' | 'upstream_failure' | 'idle_timeout' | 'max_duration' | 'too_slow';
 
-export interface ExportStreamOptions extends Interpretation {
-  /** The file's columns (see columnsFor). */
-  columns: readonly string[];
-  /** The view's rows in list order, batch by batch; the first batch was read before the answer began. */
-  first: readonly ViewRow[];
-  rows: AsyncIterator<ViewRow[], RowsEnd>;
-  /** A group's file: each row's company is written as its company_id where the record has none. */
-  group: boolean;
+/** A file's bytes, made from the walk's rows as they are asked for (see csv-body.ts, xlsx-body.ts). */
+export interface ExportBody {
+  /** The next bytes of the file; done, with how the walk ended, once the file is whole or the walk failed. */
+  next(): Promise<IteratorResult<Uint8Array, RowsEnd>>;
+  /** Rows written so far. */
+  readonly rows: number;
+  /** Ends the walk before the file is whole, freeing what the body holds. */
+  stop(): void;
+}
+
+export interface ExportStreamOptions {
+  body: ExportBody;
   /** A download whose client takes nothing for this long is ended. */
   idleMs: number;
   /** No download runs longer than this. */
   maxDurationMs: number;
+  /**
+   * A download whose client takes fewer bytes a second than this, over `rateWindowMs` spent waiting for it, is
+   * ended (0: no floor). Time spent waiting for the upstream is not counted against the client.
+   */
+  minBytesPerSecond: number;
+  rateWindowMs: number;
   /**
    * Resets the client connection at once, where the server exposes it, and says whether it did; otherwise the
    * stream errors, which the server turns into the same reset. Either way a short file never looks complete.
@@ -33,23 +41,24 @@ export interface ExportStreamOptions extends Interpretation {
 }
 
 /**
- * The CSV as a pull stream: the next batch of rows is asked for only when the consumer has room, so memory stays
- * bounded whatever the size and a slow download slows the walk.
+ * A file as a pull stream: the body makes more only when the consumer has room, so memory stays bounded whatever
+ * the size and a slow download slows the walk; a client that reads nothing, or too little, is ended.
  */
-export function createCsvExportStream(options: ExportStreamOptions): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let started = false;
-  let rows = 0;
+export function createExportStream(options: ExportStreamOptions): ReadableStream<Uint8Array> {
+  const { body } = options;
   let attempts = 0;
   let ended = false;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  let rateCheck: NodeJS.Timeout | undefined;
   const end = (how: ExportEnd, failure?: UpstreamFailure) => {
     if (ended) return;
     ended = true;
     clearTimeout(idle);
+    clearTimeout(rateCheck);
     clearTimeout(tooLong);
-    void options.rows.return?.({ ok: true, attempts: 0 });
-    options.onEnd?.({ end: how, rows, attempts, failure });
+    body.stop();
+    options.onEnd?.({ end: how, rows: body.rows, attempts, failure });
   };
   /** Ends the download as failed, visibly: a short file must never look complete. */
   const interrupt = (how: ExportEnd, failure?: UpstreamFailure) => {
@@ -58,30 +67,65 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
     if (!options.resetConnection())
       controller?.error(new Error(`export interrupted: ${failure?.code ?? how}`));
   };
-  // The reader pulls only when the socket has taken what it had: no pull for idleMs, while no upstream page is
-  // awaited, is a client that reads nothing.
-  let idle: NodeJS.Timeout | undefined;
-  const waitForReader = () => {
-    idle = setTimeout(() => interrupt('idle_timeout'), options.idleMs);
-  };
   const tooLong = setTimeout(() => interrupt('max_duration'), options.maxDurationMs);
-  const encode = (batch: readonly ViewRow[], header: string) => {
-    let out = header;
-    for (const { record, company } of batch)
-      out += csvRow(recordCells(record, options.columns, options, options.group ? company : undefined));
-    rows += batch.length;
-    return encoder.encode(out);
+
+  // The reader pulls only when the socket has taken what it had. The time from handing it bytes to its next pull
+  // is the reader's: no pull for idleMs is a client that reads nothing; too few bytes over a window of its time is
+  // a client too slow to be worth a walk (the kernel's buffers fill fast at the start, so the first window is
+  // generous, and later ones measure the client itself).
+  const floor = (options.minBytesPerSecond * options.rateWindowMs) / 1000;
+  const window = { waitedMs: 0, bytes: 0 };
+  let handed = { at: 0, bytes: 0 };
+  const windowFull = (): boolean => {
+    const slow = window.bytes < floor;
+    window.waitedMs = 0;
+    window.bytes = 0;
+    if (slow) interrupt('too_slow');
+    return slow;
+  };
+  const armRateCheck = () => {
+    if (floor <= 0) return;
+    rateCheck = setTimeout(() => {
+      const now = performance.now();
+      window.waitedMs += now - handed.at;
+      handed = { at: now, bytes: handed.bytes };
+      if (!windowFull()) armRateCheck();
+    }, options.rateWindowMs - window.waitedMs);
+  };
+  const waitForReader = (bytes: number) => {
+    handed = { at: performance.now(), bytes };
+    idle = setTimeout(() => interrupt('idle_timeout'), options.idleMs);
+    armRateCheck();
+  };
+  const readerTook = () => {
+    clearTimeout(idle);
+    clearTimeout(rateCheck);
+    window.waitedMs += performance.now() - handed.at;
+    window.bytes += handed.bytes;
+    handed = { at: 0, bytes: 0 };
+    return floor > 0 && window.waitedMs >= options.rateWindowMs && windowFull();
   };
 
   return new ReadableStream<Uint8Array>(
     {
       start(c) {
         controller = c;
-        waitForReader();
+        waitForReader(0);
       },
       async pull(c) {
         try {
-          await write(c);
+          if (readerTook()) return;
+          const next = await body.next();
+          if (ended) return;
+          if (next.done) {
+            attempts += next.value.attempts;
+            if (!next.value.ok) return interrupt('upstream_failure', next.value.failure);
+            end('complete');
+            c.close();
+            return;
+          }
+          c.enqueue(next.value);
+          waitForReader(next.value.byteLength);
         } catch (error) {
           // Whatever went wrong, the download ends visibly and gives its places back.
           interrupt('upstream_failure', {
@@ -97,25 +141,4 @@ export function createCsvExportStream(options: ExportStreamOptions): ReadableStr
     },
     { highWaterMark: 1 },
   );
-
-  async function write(c: ReadableStreamDefaultController<Uint8Array>) {
-    clearTimeout(idle);
-    if (!started) {
-      started = true;
-      c.enqueue(encode(options.first, `${UTF8_BOM}${csvRow(options.columns)}`));
-      waitForReader();
-      return;
-    }
-    const next = await options.rows.next();
-    if (ended) return;
-    if (next.done) {
-      attempts += next.value.attempts;
-      if (!next.value.ok) return interrupt('upstream_failure', next.value.failure);
-      end('complete');
-      c.close();
-      return;
-    }
-    c.enqueue(encode(next.value, ''));
-    waitForReader();
-  }
 }

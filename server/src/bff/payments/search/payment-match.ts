@@ -3,9 +3,12 @@ import { type AmountUnit, compareDecimals, majorAmount, type Payment } from '@pa
 const AMOUNT = /^-?\d+(\.\d+)?$/;
 const AMOUNT_RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)$/;
 
-/** Text as a person compares it: accents and case aside, spaces trimmed. */
+/** Printable ASCII: nothing in it decomposes. */
+const ASCII = /^[ -~]*$/;
+
+/** Text as a person compares it: accents and case aside, spaces trimmed (ASCII has no accent to take off). */
 function folded(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+  return (ASCII.test(text) ? text : text.normalize('NFD').replace(/\p{M}/gu, '')).toLowerCase().trim();
 }
 
 /** A value as the dashboard shows it: strings as they are, anything else as its JSON (a number's digits). */

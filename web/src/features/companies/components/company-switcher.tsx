@@ -68,7 +68,12 @@ export function CompanySwitcher({ companies, value, onSelect }: Props) {
         aria-labelledby={`${baseId}-label ${baseId}-value`}
         onClick={() => setOpen(!open)}
       >
-        <span id={`${baseId}-value`}>
+        {/* the button keeps its width whatever is chosen: a long name is cut, and read in full in its title */}
+        <span
+          id={`${baseId}-value`}
+          className="company-switcher__value"
+          title={`${current?.name ?? value.company}${value.group ? GROUP_SUFFIX : ''}`}
+        >
           {current?.name ?? value.company}
           {value.group && GROUP_SUFFIX}
         </span>

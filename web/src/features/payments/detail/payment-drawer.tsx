@@ -3,6 +3,7 @@ import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
 import { type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react';
 import { fieldContent, isKnownField, type ValueContext } from '../fields/field-content.tsx';
 import { COMPANY_NAME_COLUMN, fieldLabel } from '../fields/field-labels.ts';
+import { formatCount } from '../fields/number-text.ts';
 import { jsonText, shownAmount } from '../fields/shown-values.ts';
 
 interface Props {
@@ -14,18 +15,30 @@ interface Props {
   /** How the looking for a payment not among the rows goes (looking, where it was found, not found, failed). */
   status: ReactNode;
   context: ValueContext;
+  /** The address of this payment in this view, for "Copy link". */
+  link: string;
+  /** Where the payment is among the loaded rows, once found. */
+  position: { index: number; loaded: number } | null;
+  /** Opens the payment before or after it among the loaded rows; absent at either end. */
+  onPrevious?: (() => void) | undefined;
+  onNext?: (() => void) | undefined;
   onClose: () => void;
 }
 
+/** `k` and `j` step through the payments as the buttons do (as in mail readers); not while typing. */
+const STEP_KEYS: Record<string, 'onPrevious' | 'onNext'> = { k: 'onPrevious', j: 'onNext' };
+
 /**
- * One payment, every field. A modal `<dialog>`: the browser traps focus, makes the page behind inert and turns
- * Escape into `cancel`, which closes it through the router so the URL always says whether it is open.
+ * One payment, every field, read as a finance tool reads it (the amount in its currency, the time in the
+ * configured zone), the values as the API sent them one disclosure away. A modal `<dialog>`: the browser traps
+ * focus, makes the page behind inert and turns Escape into `cancel`, which closes it through the router so the
+ * URL always says whether it is open.
  */
 export default function PaymentDrawer(props: Props) {
   const { paymentId, payment, context, onClose } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [copied, setCopied] = useState<'idle' | 'id' | 'link' | 'failed'>('idle');
 
   // Layout effect: the dialog must leave the top layer before React detaches it, or the page stays inert.
   useLayoutEffect(() => {
@@ -34,10 +47,10 @@ export default function PaymentDrawer(props: Props) {
     return () => element?.close();
   }, []);
 
-  const copy = async () => {
+  const copy = async (what: 'id' | 'link') => {
     try {
-      await navigator.clipboard.writeText(paymentId);
-      setCopied('copied');
+      await navigator.clipboard.writeText(what === 'id' ? paymentId : props.link);
+      setCopied(what);
     } catch {
       setCopied('failed');
     }
@@ -46,7 +59,6 @@ export default function PaymentDrawer(props: Props) {
   const extra = payment ? Object.keys(payment).filter((key) => !isKnownField(key)) : [];
 
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click mirrors Escape, which the dialog handles (onCancel)
     <dialog
       ref={dialog}
       className="drawer"
@@ -54,6 +66,16 @@ export default function PaymentDrawer(props: Props) {
       onCancel={(event) => {
         event.preventDefault();
         onClose();
+      }}
+      onKeyDown={(event) => {
+        const name = STEP_KEYS[event.key];
+        if (name === undefined || event.ctrlKey || event.metaKey || event.altKey) return;
+        const step = props[name];
+        if (step === undefined || /^(INPUT|TEXTAREA|SELECT)$/.test((event.target as HTMLElement).tagName))
+          return;
+        event.preventDefault();
+        setCopied('idle');
+        step();
       }}
       // A click on the backdrop lands on the dialog element itself, outside its box: it closes, as Escape does.
       onClick={(event) => {
@@ -74,12 +96,42 @@ export default function PaymentDrawer(props: Props) {
           Close <span className="visually-hidden">payment details</span>
         </button>
       </header>
+      <nav className="drawer__steps" aria-label="Loaded payments">
+        <button
+          type="button"
+          className="button"
+          disabled={!props.onPrevious}
+          aria-keyshortcuts="k"
+          onClick={props.onPrevious}
+        >
+          <span aria-hidden="true">↑</span> Previous
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!props.onNext}
+          aria-keyshortcuts="j"
+          onClick={props.onNext}
+        >
+          <span aria-hidden="true">↓</span> Next
+        </button>
+        {props.position && (
+          <span className="hint">
+            {formatCount(props.position.index + 1)} of {formatCount(props.position.loaded)} loaded
+          </span>
+        )}
+      </nav>
+      {payment && <AmountLine payment={payment} context={context} />}
       <div className="drawer__actions">
-        <button type="button" className="button" onClick={() => void copy()}>
+        <button type="button" className="button" onClick={() => void copy('link')}>
+          Copy link
+        </button>
+        <button type="button" className="button" onClick={() => void copy('id')}>
           Copy ID
         </button>
         <span role="status" className="hint">
-          {copied === 'copied' && 'ID copied to the clipboard.'}
+          {copied === 'id' && 'ID copied to the clipboard.'}
+          {copied === 'link' && 'Link copied to the clipboard.'}
           {copied === 'failed' && 'Copy failed: select the ID and copy it by hand.'}
         </span>
       </div>
@@ -93,10 +145,7 @@ export default function PaymentDrawer(props: Props) {
           {KNOWN_PAYMENT_FIELDS.filter((key) => key in payment).map((key) => (
             <div className="fields__row" key={key}>
               <dt>{fieldLabel(key)}</dt>
-              <dd data-field={key}>
-                {fieldContent(key, payment, context)}
-                {key === 'amount' && amountAsSent(payment, context)}
-              </dd>
+              <dd data-field={key}>{fieldContent(key, payment, context)}</dd>
             </div>
           ))}
           {extra.map((key) => (
@@ -109,16 +158,41 @@ export default function PaymentDrawer(props: Props) {
           ))}
         </dl>
       )}
+      {payment && (
+        <details className="drawer__raw">
+          <summary>As sent by the API</summary>
+          {payment.amount !== undefined && (
+            <p data-testid="amount-as-sent">
+              amount: <span className="mono">{jsonText(payment.amount)}</span>
+              {amountUnitNote(payment, context)}
+            </p>
+          )}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long record scrolls sideways, so it must take focus for the keys to reach it (axe scrollable-region-focusable) */}
+          <pre className="mono" tabIndex={0}>
+            {JSON.stringify(payment, null, 2)}
+          </pre>
+        </details>
+      )}
     </dialog>
   );
 }
 
-/** Beside an amount the dashboard read, what was sent: `(1234 minor units)`, `(sent as "1234.50")`. */
-function amountAsSent(payment: Payment, context: ValueContext): string | null {
+/** The amount, its status and its time, above the fields: what a finance reader looks for first. */
+function AmountLine({ payment, context }: { payment: Payment; context: ValueContext }) {
+  return (
+    <p className="drawer__amount">
+      <span className="drawer__money" data-testid="drawer-amount">
+        {fieldContent('amount', payment, context)}
+      </span>
+      {fieldContent('status', payment, context)}
+      <span className="hint">{fieldContent('created_at', payment, context)}</span>
+    </p>
+  );
+}
+
+/** What an integer amount the dashboard read stands for: `(minor units)`. */
+function amountUnitNote(payment: Payment, context: ValueContext): string {
   const { amount } = payment;
-  if (shownAmount(amount, payment.currency, context.amountUnit).asSent) return null;
-  if (typeof amount === 'number' && Number.isSafeInteger(amount))
-    return ` (${amount} ${context.amountUnit} units)`;
-  if (typeof amount === 'number' || typeof amount === 'string') return ` (sent as ${JSON.stringify(amount)})`;
-  return null;
+  if (shownAmount(amount, payment.currency, context.amountUnit).asSent) return ' (not read as money)';
+  return typeof amount === 'number' && Number.isSafeInteger(amount) ? ` (${context.amountUnit} units)` : '';
 }

@@ -3,36 +3,43 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, isApiError } from '../../../lib/api-error.ts';
 import { formatBytes, formatCount } from '../fields/number-text.ts';
 import type { ListView } from '../view/list-view.ts';
-import { downloadPaymentsCsv, type ExportProgress } from './download-payments-csv.ts';
+import { downloadPayments, type ExportProgress } from './download-payments.ts';
+import type { ExportFormat } from './export-formats.ts';
 
 interface ExportRequest {
   view: ListView;
+  format: ExportFormat;
   /** The columns to write, in order; every column when undefined. */
   columns?: readonly string[] | undefined;
-  /** The zone to write times in (`tz`), when not the company's. */
-  timeZone?: string | undefined;
+  /** The IANA zone to write times in (`tz`): the one the user reads them in. */
+  timeZone: string;
 }
 
 /** How an export ended without an error: saved, or cancelled by the user. */
-type ExportOutcome = { saved: true; rows: number; fileName: string } | { saved: false };
+type ExportOutcome = { saved: true; fileName: string; size: string; rows: number | null } | { saved: false };
 
 /**
  * Why an export failed, for the user: after how many rows when the file broke off, and when to try again when
  * the BFF turned it away.
  */
-function exportFailure(error: unknown, rows: number | null): string {
+function exportFailure(error: unknown, progress: ExportProgress | null): string {
   if (isApiError(error) && error.code === 'rate_limited')
     return `Export not started: ${error.detail}.${error.retryAfterSeconds ? ` Try again in ${error.retryAfterSeconds} s.` : ''}`;
   const reason = isApiError(error)
     ? errorMessage(error)
     : 'the connection broke before the file was complete.';
-  return rows === null
+  return progress === null
     ? `Export failed: ${reason}`
-    : `Export failed after ${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}: ${reason} Nothing was saved.`;
+    : `Export failed after ${amount(progress)}: ${reason} Nothing was saved.`;
 }
 
 function rowCount(rows: number): string {
   return `${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}`;
+}
+
+/** How much of a file there is: its rows for a CSV, its size for a workbook (whose rows are compressed). */
+function amount({ rows, bytes }: ExportProgress): string {
+  return rows === null ? formatBytes(bytes) : rowCount(rows);
 }
 
 /** Offers a finished file for saving through a Blob URL. */
@@ -61,7 +68,7 @@ export function useExportPayments() {
   const mutation = useMutation({
     // A fetch that cannot start offline fails at once, as it always has, rather than waiting for the network.
     networkMode: 'always',
-    mutationFn: async ({ view, columns, timeZone }: ExportRequest): Promise<ExportOutcome> => {
+    mutationFn: async ({ view, format, columns, timeZone }: ExportRequest): Promise<ExportOutcome> => {
       controller.current?.abort();
       const own = new AbortController();
       controller.current = own;
@@ -69,9 +76,9 @@ export function useExportPayments() {
         const onProgress = (next: ExportProgress) => {
           if (!own.signal.aborted) setProgress(next);
         };
-        const file = await downloadPaymentsCsv(view, onProgress, own.signal, columns, timeZone);
+        const file = await downloadPayments(view, format, onProgress, own.signal, columns, timeZone);
         save(file.blob, file.fileName);
-        return { saved: true, rows: file.rows, fileName: file.fileName };
+        return { saved: true, fileName: file.fileName, size: amount(file), rows: file.rows };
       } catch (error) {
         if (own.signal.aborted) return { saved: false };
         throw error;
@@ -91,18 +98,19 @@ export function useExportPayments() {
   );
   const cancel = useCallback(() => controller.current?.abort(), []);
 
+  const rows = progress?.rows ?? (mutation.variables?.format === 'xlsx' ? null : 0);
   const status = mutation.isPending
-    ? `Exporting… ${rowCount(progress?.rows ?? 0)}, ${formatBytes(progress?.bytes ?? 0)}`
+    ? `Exporting… ${rows === null ? '' : `${rowCount(rows)}, `}${formatBytes(progress?.bytes ?? 0)}`
     : mutation.isError
-      ? exportFailure(mutation.error, progress?.rows ?? null)
+      ? exportFailure(mutation.error, progress)
       : mutation.data === undefined
         ? ''
         : mutation.data.saved
-          ? `Saved ${mutation.data.fileName}: ${rowCount(mutation.data.rows)}.`
+          ? `Saved ${mutation.data.fileName}: ${mutation.data.size}.`
           : 'Export cancelled.';
-  // what the file saved holds, to compare with the figures of its view
+  // what the file saved holds (the rows of a CSV), to compare with the figures of its view
   const saved =
-    mutation.data?.saved && mutation.variables
+    mutation.data?.saved && mutation.data.rows !== null && mutation.variables
       ? { rows: mutation.data.rows, view: mutation.variables.view }
       : null;
   return { running: mutation.isPending, status, saved, start, cancel };

@@ -26,22 +26,39 @@ function shown({ text, asSent }: ShownValue): ReactNode {
   );
 }
 
+/** A field as text, read where its shape is recognised (see shown-values.ts). */
+function shownField(field: string, payment: Payment, context: ValueContext): ShownValue {
+  const value = payment[field];
+  switch (field) {
+    case 'id':
+      return { text: String(payment.id), asSent: false };
+    case 'amount':
+      return shownAmount(value, payment.currency, context.amountUnit);
+    case 'created_at':
+      return shownDateTime(value, context.timeZone);
+    default:
+      return known.has(field) ? shownText(value) : { text: jsonText(value), asSent: false };
+  }
+}
+
 /**
  * What the table and the drawer show for one field: known fields read where their shape is recognised and shown
  * as sent otherwise, any other field as text. Whatever the type of a value, this returns something to show.
  */
 export function fieldContent(field: string, payment: Payment, context: ValueContext): ReactNode {
+  return fieldCell(field, payment, context).content;
+}
+
+/** A field as a table's cell draws it, with the full text its tooltip says where a narrow column cuts it. */
+export function fieldCell(
+  field: string,
+  payment: Payment,
+  context: ValueContext,
+): { content: ReactNode; title: string | undefined } {
   const value = payment[field];
-  switch (field) {
-    case 'id':
-      return String(payment.id);
-    case 'amount':
-      return shown(shownAmount(value, payment.currency, context.amountUnit));
-    case 'created_at':
-      return shown(shownDateTime(value, context.timeZone));
-    case 'status':
-      return typeof value === 'string' ? <StatusBadge status={value} /> : shown(shownText(value));
-    default:
-      return known.has(field) ? shown(shownText(value)) : jsonText(value);
-  }
+  // the badge has its own title
+  if (field === 'status' && typeof value === 'string')
+    return { content: <StatusBadge status={value} />, title: undefined };
+  const text = shownField(field, payment, context);
+  return { content: shown(text), title: text.text || undefined };
 }

@@ -1,7 +1,7 @@
 import type { Payment } from '@payments/shared';
 import { type CSSProperties, type FocusEvent, type KeyboardEvent, memo } from 'react';
 import { paths } from '../../../config/paths.ts';
-import { fieldContent, type ValueContext } from '../fields/field-content.tsx';
+import { fieldCell, type ValueContext } from '../fields/field-content.tsx';
 import { COMPANY_NAME_COLUMN } from '../fields/field-labels.ts';
 
 /**
@@ -59,28 +59,33 @@ export const PaymentRow = memo(function PaymentRow({
       data-company-id={companyId}
       className="grid__row grid__row--data"
     >
-      {cells.map((cell) => (
-        // keyed by column: a reused row element keeps its cells and only their text changes
-        <td key={cell.id} className={cell.className} style={cell.style} data-column={cell.id}>
-          {cell.id === 'id' ? (
-            <a
-              className="row-link"
-              href={`${paths.payment(id)}${search}`}
-              data-row-link={index}
-              tabIndex={active ? 0 : -1}
-              onFocus={() => onFocusRow(index)}
-              onBlur={(event) => onBlurRow(index, event)}
-              onKeyDown={(event) => onRowKeyDown(event, index)}
-            >
-              {id}
-            </a>
-          ) : cell.id === COMPANY_NAME_COLUMN ? (
-            company
-          ) : (
-            fieldContent(cell.id, row, context)
-          )}
-        </td>
-      ))}
+      {cells.map((cell) => {
+        const { content, title } =
+          cell.id === COMPANY_NAME_COLUMN
+            ? { content: company, title: company }
+            : fieldCell(cell.id, row, context);
+        return (
+          // keyed by column: a reused row element keeps its cells and only their text changes; the full text is
+          // in a tooltip, where a narrow column cuts it
+          <td key={cell.id} className={cell.className} style={cell.style} data-column={cell.id} title={title}>
+            {cell.id === 'id' ? (
+              <a
+                className="row-link"
+                href={`${paths.payment(id)}${search}`}
+                data-row-link={index}
+                tabIndex={active ? 0 : -1}
+                onFocus={() => onFocusRow(index)}
+                onBlur={(event) => onBlurRow(index, event)}
+                onKeyDown={(event) => onRowKeyDown(event, index)}
+              >
+                {id}
+              </a>
+            ) : (
+              content
+            )}
+          </td>
+        );
+      })}
     </tr>
   );
 });

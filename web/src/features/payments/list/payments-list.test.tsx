@@ -1,8 +1,8 @@
 import type { AppConfig } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BrowserRouter } from '../../../lib/history-router.tsx';
 import { stubTableLayout } from '../testing/table-layout.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsList } from './payments-list.tsx';
@@ -65,9 +65,9 @@ function renderList(view: ListView) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter>
+      <BrowserRouter>
         <PaymentsList view={view} config={config} summary={null} onChange={() => {}} />
-      </MemoryRouter>
+      </BrowserRouter>
     </QueryClientProvider>,
   );
 }

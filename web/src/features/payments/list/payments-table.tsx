@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/history-router.tsx';
 import {
   type ColumnVisibility,
   isColumnVisible,
@@ -10,8 +10,15 @@ import {
 import { paymentCompanyId } from '../fields/company-names.ts';
 import type { ValueContext } from '../fields/field-content.tsx';
 import { ColumnChooser } from './column-chooser.tsx';
-import { NUMERIC_COLUMNS, paymentColumns, shownByDefault, statusColumnWidth } from './payment-columns.ts';
+import {
+  columnFlex,
+  NUMERIC_COLUMNS,
+  paymentColumns,
+  shownByDefault,
+  statusColumnWidth,
+} from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
+import { onRowFocusRequest } from './row-focus-request.ts';
 import { createRowKeys } from './row-keys.ts';
 import { useNextPageLoading } from './use-next-page-loading.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
@@ -96,7 +103,6 @@ export function PaymentsTable({
   );
   const small = useSmallScreen();
   const visibleColumns = small ? columns.filter((column) => CARD_FIELDS.includes(column.id)) : shownColumns;
-  const totalWidth = visibleColumns.reduce((sum, column) => sum + column.size, 0);
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
   const { keys } = list;
@@ -119,12 +125,13 @@ export function PaymentsTable({
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
-  const { activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
+  const { focusRow, activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
     rowCount: rows.length,
     rowHeight: small ? CARD_HEIGHT : ROW_HEIGHT,
     scroller: scrollRef,
     virtualizer,
   });
+  useEffect(() => onRowFocusRequest(focusRow), [focusRow]);
   // Rows entering the view reuse the elements of rows that left (see row-keys.ts): scrolling rewrites text
   // instead of creating and styling dozens of new rows per frame. The rendered rows are contiguous and sit in
   // the flow of the body, pushed down by its padding: one style change per frame moves them all.
@@ -163,7 +170,7 @@ export function PaymentsTable({
   );
 
   // Built when the visible columns change, not for every row: rows are memoized on these props.
-  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.size}`).join(',');
+  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.size}:${column.min}`).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
   const cells = useMemo<CellLayout[]>(
     () =>
@@ -171,7 +178,7 @@ export function PaymentsTable({
         id: column.id,
         className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
         // cards (small screens) are laid out by CSS, not by column widths
-        style: small ? {} : { width: column.size },
+        style: small ? {} : { flex: columnFlex(column) },
       })),
     [columnsKey, small],
   );
@@ -211,7 +218,6 @@ export function PaymentsTable({
           aria-colcount={visibleColumns.length}
           aria-busy={firstLoad || list.isFetchingNextPage}
           className="grid"
-          style={small ? undefined : { width: totalWidth }}
         >
           <thead className="grid__head">
             <tr aria-rowindex={1} className="grid__row">
@@ -220,7 +226,7 @@ export function PaymentsTable({
                   scope="col"
                   key={column.id}
                   className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`}
-                  style={{ width: column.size }}
+                  style={{ flex: columnFlex(column) }}
                 >
                   {column.header}
                 </th>

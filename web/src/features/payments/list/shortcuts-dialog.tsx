@@ -6,7 +6,8 @@ const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
   ['Page Up, Page Down', 'a screen of payments up or down'],
   ['Home, End', 'first or last payment loaded'],
   ['Enter', 'open the payment (a click on its row does too)'],
-  ['Escape', 'close the payment, the Columns panel or this list'],
+  ['j, k', 'next or previous payment, in its drawer'],
+  ['Escape', 'close the payment, a menu, a panel or this list'],
   ['?', 'show these shortcuts'],
 ];
 

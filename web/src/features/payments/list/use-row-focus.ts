@@ -102,6 +102,8 @@ export function useRowFocus({ rowCount, rowHeight, scroller, virtualizer }: Opti
   }, [scroller, rowHeight]);
 
   return {
+    /** Scrolls to a row and focuses its link. */
+    focusRow,
     /** The row whose link is the tab stop; the last row when the list has become shorter. */
     activeRow: Math.min(activeRow, Math.max(0, rowCount - 1)),
     /** The row holding focus, if any. */

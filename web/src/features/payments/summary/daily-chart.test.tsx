@@ -95,4 +95,33 @@ describe('DailyChart', () => {
     });
     expect(image.getAttribute('aria-label')).toContain('Largest USD volume on 2026-10-03: $7.25.');
   });
+
+  it('has an axis with the first, middle and last days, and the scale of each band', () => {
+    renderChart();
+    const figure = screen.getByRole('figure');
+    const axis = figure.querySelector('.chart__axis');
+    expect([...(axis?.children ?? [])].map((day) => day.textContent)).toEqual([
+      '2026-10-01',
+      '2026-10-02',
+      '2026-10-04',
+    ]);
+    // the busiest day's count and the largest EUR day's volume are the bands' full heights
+    const scale = figure.querySelector('.chart__scale');
+    expect([...(scale?.children ?? [])].map((value) => value.textContent)).toEqual(['3', '€20']);
+  });
+
+  it('opens its numbers in a box the keys can scroll, and Escape puts them away onto their summary', () => {
+    renderChart();
+    const summaryLine = screen.getByText('Numbers');
+    fireEvent.click(summaryLine);
+    const details = summaryLine.closest('details') as HTMLDetailsElement;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
+    const box = screen.getByRole('region', { name: 'Payments and volume per day' });
+    expect(box.tabIndex).toBe(0);
+    box.focus();
+    fireEvent.keyDown(box, { key: 'Escape' });
+    expect(details.open).toBe(false);
+    expect(document.activeElement).toBe(summaryLine);
+  });
 });

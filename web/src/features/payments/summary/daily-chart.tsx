@@ -19,6 +19,25 @@ function money(total: string, currency: string): string {
   return shownAmount(total, currency, 'major').text;
 }
 
+const compactCount = new Intl.NumberFormat('en-US', { notation: 'compact' });
+
+/** A bar's full height as a short figure: `1.2K`, `€3.4M`. */
+function compactMoney(value: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, notation: 'compact' }).format(value);
+  } catch {
+    return `${compactCount.format(value)} ${currency}`;
+  }
+}
+
+/** The first, middle and last days of the series: the axis under the bars. */
+function axisDays(series: readonly DayFigures[]): string[] {
+  const days = [series[0], series[Math.floor((series.length - 1) / 2)], series.at(-1)].map(
+    (figures) => figures?.day ?? '',
+  );
+  return [...new Set(days)];
+}
+
 function volumeOf(figures: DayFigures, currency: string | null): string | null {
   return figures.totals.find((total) => total.currency === currency)?.total ?? null;
 }
@@ -152,30 +171,53 @@ export const DailyChart = memo(function DailyChart({ summary, dateFrom, dateTo, 
           <rect className="chart__pointer" x={pointed} y={0} width={1} height={2 * BAND + 4} />
         )}
       </svg>
-      <details className="chart__numbers" onToggle={(event) => setTableOpen(event.currentTarget.open)}>
+      {/* the height of each band's tallest bar: the scale of the bars */}
+      <div className="chart__scale" aria-hidden="true">
+        <span>{compactCount.format(maxCount)}</span>
+        <span>{currency && largest ? compactMoney(volume(largest), currency) : ''}</span>
+      </div>
+      <div className="chart__axis" aria-hidden="true">
+        {axisDays(series).map((day) => (
+          <span key={day}>{day}</span>
+        ))}
+      </div>
+      <details
+        className="chart__numbers"
+        onToggle={(event) => setTableOpen(event.currentTarget.open)}
+        // Escape puts the numbers away and gives focus back to their summary, as the Columns panel does
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || !event.currentTarget.open) return;
+          event.preventDefault();
+          event.currentTarget.open = false;
+          event.currentTarget.querySelector('summary')?.focus();
+        }}
+      >
         <summary>Numbers</summary>
         {tableOpen && (
-          <table className="chart__table">
-            <caption className="visually-hidden">Payments and volume per day ({timeZone})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Payments</th>
-                <th scope="col">Volume</th>
-              </tr>
-            </thead>
-            <tbody>
-              {series.map((figures) => (
-                <tr key={figures.day}>
-                  <th scope="row">{figures.day}</th>
-                  <td className="is-numeric">{formatCount(figures.count)}</td>
-                  <td className="is-numeric">
-                    {figures.totals.map((total) => money(total.total, total.currency)).join(' · ')}
-                  </td>
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the days scroll inside their box, so the box takes focus for the keys to reach them (axe scrollable-region-focusable)
+          <section className="chart__table" tabIndex={0} aria-label="Payments and volume per day">
+            <table>
+              <caption className="visually-hidden">Payments and volume per day ({timeZone})</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  <th scope="col">Payments</th>
+                  <th scope="col">Volume</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {series.map((figures) => (
+                  <tr key={figures.day}>
+                    <th scope="row">{figures.day}</th>
+                    <td className="is-numeric">{formatCount(figures.count)}</td>
+                    <td className="is-numeric">
+                      {figures.totals.map((total) => money(total.total, total.currency)).join(' · ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
         )}
       </details>
     </figure>

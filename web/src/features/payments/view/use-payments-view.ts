@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { useNavigate, useSearchParams } from '../../../lib/history-router.tsx';
 import { type ListView, listViewQuery, parseListView } from './list-view.ts';
 
 /**

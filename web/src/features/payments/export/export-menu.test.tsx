@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { summaryQueryKey } from '../summary/summary-cache.ts';
 import { chooseZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
-import { ExportButton } from './export-button.tsx';
+import { ExportMenu } from './export-menu.tsx';
 
 const view: ListView = {
   company: 'acme',
@@ -46,11 +46,9 @@ function serveCsvStream(): Promise<Download> {
         headers: new Headers(init.headers),
         signal: init.signal ?? null,
       });
+      const extension = new URL(input, 'http://app.test').pathname.endsWith('.xlsx') ? 'xlsx' : 'csv';
       return new Response(body, {
-        headers: {
-          'Content-Type': 'text/csv',
-          'Content-Disposition': 'attachment; filename="payments-acme.csv"',
-        },
+        headers: { 'Content-Disposition': `attachment; filename="payments-acme.${extension}"` },
       });
     });
   });
@@ -89,24 +87,33 @@ afterEach(() => {
   chooseZone('company');
   document.removeEventListener('click', recordDownloads, true);
   cleanup();
+  document.body.replaceChildren();
   vi.unstubAllGlobals();
 });
 
 const status = () => screen.getByTestId('export-status');
 
-/** The button in a query client of its own, as the app provides one: the export is a mutation. */
-function renderButton(shown: ListView, client = new QueryClient(), disabled = false) {
+/** The menu in a query client of its own, as the app provides one (the export is a mutation), with its status line. */
+function renderMenu(shown: ListView, client = new QueryClient(), disabled = false) {
+  const slot = document.createElement('div');
+  document.body.append(slot);
   render(
     <QueryClientProvider client={client}>
-      <ExportButton view={shown} timeZone="Europe/Berlin" disabled={disabled} />
+      <ExportMenu view={shown} statusSlot={slot} timeZone="Europe/Berlin" disabled={disabled} />
     </QueryClientProvider>,
   );
 }
 
-async function startExport(shown: ListView = view, { rendered = false } = {}) {
+/** Opens the menu and chooses, as a click does. */
+function choose(item: string) {
+  fireEvent.click(screen.getByRole('button', { name: /^Export/ }));
+  fireEvent.click(screen.getByRole('menuitem', { name: item }));
+}
+
+async function startExport(shown: ListView = view, { rendered = false, item = 'CSV, shown columns' } = {}) {
   const download = serveCsvStream();
-  if (!rendered) renderButton(shown);
-  fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  if (!rendered) renderMenu(shown);
+  choose(item);
   return download;
 }
 
@@ -117,7 +124,7 @@ async function send(download: Download, text: string) {
   });
 }
 
-describe('ExportButton', () => {
+describe('ExportMenu', () => {
   it('shows rows and bytes while the stream is read, then saves the whole file', async () => {
     const download = await startExport();
     expect(download.url.pathname).toBe('/api/payments/export.csv');
@@ -150,7 +157,7 @@ describe('ExportButton', () => {
     expect(saved).toEqual([]);
     expect(blobs.size).toBe(0);
     // the user can try again
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeTruthy();
   });
 
   it('Cancel stops a running export: the request is aborted and nothing is saved', async () => {
@@ -162,7 +169,7 @@ describe('ExportButton', () => {
     expect(download.signal?.aborted).toBe(true);
     expect(saved).toEqual([]);
     expect(blobs.size).toBe(0);
-    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeTruthy();
   });
 
   it("exports a group's date range: the same filters as the list, with the columns the table shows", async () => {
@@ -177,14 +184,13 @@ describe('ExportButton', () => {
       date_from: '2026-10-01T00:00:00',
       date_to: '2026-10-31T23:59:59',
       group: 'true',
+      tz: 'Europe/Berlin',
       columns: 'id,@company,created_at,status,amount,currency,counterparty,description,reference,company_id',
     });
   });
 
-  it('exports every column when "All columns" is ticked', async () => {
-    renderButton(view);
-    fireEvent.click(screen.getByRole('checkbox', { name: 'All columns' }));
-    const download = await startExport(view, { rendered: true });
+  it('exports every column when "All columns" is chosen', async () => {
+    const download = await startExport(view, { item: 'CSV, all columns' });
     expect(download.url.searchParams.has('columns')).toBe(false);
   });
 
@@ -227,8 +233,8 @@ describe('ExportButton', () => {
           },
         ),
     );
-    renderButton(view);
-    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    renderMenu(view);
+    choose('CSV, shown columns');
     await waitFor(() =>
       expect(status().textContent).toBe(
         'Export not started: you have 2 downloads running already; wait for one to finish. Try again in 10 s.',
@@ -237,14 +243,53 @@ describe('ExportButton', () => {
     expect(saved).toEqual([]);
   });
 
-  it("sends the currencies, and the zone times are read in when it is not the company's", async () => {
+  it('downloads the XLSX of the same view, says its size as it grows, and saves it once whole', async () => {
+    const download = await startExport(view, { item: 'Excel (XLSX), shown columns' });
+    expect(download.url.pathname).toBe('/api/payments/export.xlsx');
+    expect(download.url.searchParams.get('status')).toBe('FAILED');
+    expect(download.url.searchParams.get('columns')).toMatch(/^id,created_at,/);
+    expect(download.headers.get('X-Company-Id')).toBe('acme');
+    const entries = new Uint8Array(2000);
+    await act(async () => {
+      download.controller.enqueue(entries);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(status().textContent).toBe('Exporting… 2.0 KB');
+    const end = new Uint8Array(22);
+    end.set([0x50, 0x4b, 0x05, 0x06]);
+    await act(async () => {
+      download.controller.enqueue(end);
+      download.controller.close();
+    });
+    await waitFor(() => expect(status().textContent).toBe('Saved payments-acme.xlsx: 2.0 KB.'));
+    expect(saved.map((file) => file.name)).toEqual(['payments-acme.xlsx']);
+    expect((await blobs.get(saved[0]?.href ?? '')?.arrayBuffer())?.byteLength).toBe(2022);
+  });
+
+  it('refuses a workbook whose stream ended cleanly before its end', async () => {
+    const download = await startExport(view, { item: 'Excel (XLSX), all columns' });
+    expect(download.url.searchParams.has('columns')).toBe(false);
+    await act(async () => {
+      download.controller.enqueue(new Uint8Array(100));
+      download.controller.close();
+    });
+    await waitFor(() =>
+      expect(status().textContent).toBe(
+        'Export failed after 100 B: The file ended before its end. Nothing was saved.',
+      ),
+    );
+    expect(saved).toEqual([]);
+  });
+
+  it('sends the currencies, and the zone times are read in, to either format', async () => {
     chooseZone('company');
     const download = await startExport({ ...view, currencies: ['EUR', 'USD'] });
     expect(download.url.searchParams.get('currency')).toBe('EUR,USD');
-    expect(download.url.searchParams.has('tz')).toBe(false);
+    expect(download.url.searchParams.get('tz')).toBe('Europe/Berlin');
     cleanup();
     chooseZone('utc');
-    const inUtc = await startExport();
+    const inUtc = await startExport(view, { item: 'Excel (XLSX), all columns' });
+    expect(inUtc.url.pathname).toBe('/api/payments/export.xlsx');
     expect(inUtc.url.searchParams.get('tz')).toBe('UTC');
   });
 
@@ -261,7 +306,7 @@ describe('ExportButton', () => {
       as_of: new Date().toISOString(),
     };
     client.setQueryData(summaryQueryKey(view), { counted: 2, summary });
-    renderButton(view, client);
+    renderMenu(view, client);
     const download = await startExport(view, { rendered: true });
     await send(download, 'id\np1\np2\np3\n');
     await act(async () => download.controller.close());
@@ -273,7 +318,7 @@ describe('ExportButton', () => {
   });
 
   it('can be turned off, for a view no export can be made of', () => {
-    renderButton(view, new QueryClient(), true);
-    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
+    renderMenu(view, new QueryClient(), true);
+    expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

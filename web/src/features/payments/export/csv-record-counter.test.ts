@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvRecordCounter, fileNameFrom } from './download-payments-csv.ts';
+import { CsvRecordCounter } from './csv-record-counter.ts';
 
 describe('CSV record counting', () => {
   it('counts records, not line breaks inside quoted fields, across chunk boundaries', () => {
@@ -30,13 +30,5 @@ describe('CSV record counting', () => {
     const counter = new CsvRecordCounter();
     counter.push('id,d\np1,"say ""hi""\nthere"\n');
     expect(counter.finish()).toBe(2);
-  });
-});
-
-describe('export request', () => {
-  it('takes the file name from Content-Disposition in both forms', () => {
-    expect(fileNameFrom('attachment; filename="payments-acme.csv"')).toBe('payments-acme.csv');
-    expect(fileNameFrom("attachment; filename=x.csv; filename*=UTF-8''pay%C3%A9.csv")).toBe('payé.csv');
-    expect(fileNameFrom(null)).toBe('payments.csv');
   });
 });

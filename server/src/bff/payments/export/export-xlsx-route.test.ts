@@ -1,0 +1,124 @@
+import { problemSchema } from '@payments/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
+import { createHarness, type Harness } from '../../testing/bff-harness.ts';
+import { readWorkbook } from './testing/read-xlsx.ts';
+
+let h: Harness;
+let cookie: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  cookie = await h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** CSV lines as cells, for columns without free text (no comma, quote or line break in a cell). */
+const csvRows = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .filter(Boolean)
+    .map((line) => line.split(',').map((cell) => cell.replace(/^"|"$/g, '').replace(/^'/, '')));
+
+describe('GET /api/payments/export.xlsx', () => {
+  it('holds the rows of the CSV, typed: amounts as the same exact numbers, times as date-times', async () => {
+    const headers = { 'X-Company-Id': 'acme-eu' };
+    const query = 'status=COMPLETED&columns=created_at,amount';
+    const csv = csvRows(
+      await (await h.call(`/api/payments/export.csv?${query}`, { cookie, headers })).text(),
+    );
+    const response = await h.call(`/api/payments/export.xlsx?${query}`, { cookie, headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(XLSX);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="payments_acme-eu_COMPLETED_all_as_of_\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
+    const sheet = (await readWorkbook(new Uint8Array(await response.arrayBuffer()))).worksheets[0];
+    const [header, ...rows] = csv;
+    // More than a page: the rows after the first batch are written as the walk goes.
+    expect(rows.length).toBeGreaterThan(100);
+    expect((sheet?.getRow(1).values as unknown[] | undefined)?.slice(1)).toEqual(header);
+    expect(sheet?.rowCount).toBe(csv.length);
+    const at = (name: string) => (header ?? []).indexOf(name) + 1;
+    rows.forEach((row, i) => {
+      const cells = sheet?.getRow(i + 2);
+      expect(cells?.getCell(at('id')).value).toBe(row[at('id') - 1]);
+      expect(cells?.getCell(at('amount')).value).toBe(Number(row[at('amount') - 1]));
+      expect(cells?.getCell(at('amount')).numFmt).toContain(`"${row[at('currency') - 1]}"`);
+      // The sandbox's times are UTC, so the wall time and the instant are one.
+      const utc = new Date(row[at('created_at_utc') - 1] ?? '');
+      expect(cells?.getCell(at('created_at (UTC)')).value).toEqual(utc);
+      expect(cells?.getCell(at('created_at_utc')).value).toEqual(utc);
+    });
+  });
+
+  it("names a group's companies beside their ids, from the companies tree", async () => {
+    const response = await h.call('/api/payments/export.xlsx?group=true&status=AWAITING&columns=@company', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-us' },
+    });
+    const sheet = (await readWorkbook(new Uint8Array(await response.arrayBuffer()))).worksheets[0];
+    expect((sheet?.getRow(1).values as unknown[] | undefined)?.slice(1)).toEqual([
+      'id',
+      'company_id',
+      'company_name',
+    ]);
+    const names = new Map(h.companies.map((company) => [company.id, company.name]));
+    const seen = new Set<string>();
+    sheet?.eachRow((row, n) => {
+      if (n === 1) return;
+      const [, , id, name] = row.values as string[];
+      seen.add(id ?? '');
+      expect(name).toBe(names.get(id ?? ''));
+    });
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
+  it('answers a down upstream with its error status before any byte of the file', async () => {
+    const down = h.make({
+      upstream: { dispatcher: new InProcessDispatcher(() => new Response('', { status: 401 })) },
+    });
+    try {
+      const own = await h.signIn();
+      const response = await down.app.request('/api/payments/export.xlsx', {
+        headers: { 'X-CSRF': '1', cookie: own },
+      });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+      expect(problemSchema.parse(await response.json()).code).toBe('upstream_rejected_credentials');
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('breaks off a file whose walk fails after the first page, and logs how it ended', async () => {
+    // Every page after the first fails: the upstream client retries, then gives up.
+    const failing = h.make({
+      upstream: {
+        dispatcher: new InProcessDispatcher((request) =>
+          new URL(request.url).searchParams.has('cursor')
+            ? new Response('', { status: 503 })
+            : h.sandbox.app.fetch(request),
+        ),
+      },
+    });
+    try {
+      h.logs.length = 0;
+      const response = await failing.app.request('/api/payments/export.xlsx', {
+        headers: { 'X-CSRF': '1', cookie },
+      });
+      expect(response.status).toBe(200);
+      await expect(response.arrayBuffer()).rejects.toThrow();
+      const ends = h.logs.map((line) => JSON.parse(line)).filter((line) => line.msg === 'export_end');
+      expect(ends).toEqual([
+        expect.objectContaining({ format: 'xlsx', end: 'upstream_failure', failure: 'upstream_unavailable' }),
+      ]);
+    } finally {
+      await failing.close();
+    }
+  }, 30_000);
+});

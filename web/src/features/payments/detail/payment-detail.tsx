@@ -1,0 +1,112 @@
+import type { AppConfig } from '@payments/shared';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { paths } from '../../../config/paths.ts';
+import { useLocation, useNavigate } from '../../../lib/history-router.tsx';
+import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
+import { requestRowFocus } from '../list/row-focus-request.ts';
+import { usePaymentRows } from '../list/use-payment-rows.ts';
+import { useSearchRows } from '../search/search-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
+import { DEFAULT_VIEW, type ListView, listViewQuery } from '../view/list-view.ts';
+import { findPayment } from './find-payment.ts';
+import PaymentDrawer from './payment-drawer.tsx';
+import { type FoundPayment, PaymentLookup } from './payment-lookup.tsx';
+
+interface Props {
+  /** The payment the address names. */
+  paymentId: string;
+  view: ListView;
+  config: AppConfig;
+}
+
+/**
+ * The drawer of the payment the address names (`/payments/<id>`), found among the view's rows (a search's
+ * matches under a search); one the view does not hold once its first rows are in (or that it cannot load) is
+ * looked for in every company the user may see, and once found the view switches to its company. In the deferred
+ * chunk: drawn only while a payment is open, and once closed (unmounted) it gives focus back to the row it showed.
+ */
+export function PaymentDetail({ paymentId, view, config }: Props) {
+  // the company of the row that was opened (payments-table.tsx), where a row was
+  const opened: unknown = (useLocation().state as { company?: unknown } | null)?.company;
+  const company = typeof opened === 'string' ? opened : undefined;
+  const navigate = useNavigate();
+  const list = usePaymentRows(view, { watchOnly: true });
+  // under a search, the payment opened is one of its matches
+  const matches = useSearchRows(view);
+  const { rows, companyIds } = view.q === null ? list : matches;
+  const paymentIndex = useMemo(
+    () => findPayment({ rows, companyIds }, paymentId, company),
+    [rows, companyIds, paymentId, company],
+  );
+  const listed = rows[paymentIndex];
+
+  // Found in every company: kept while the address names that payment, as the view switches to its company.
+  const [found, setFound] = useState<(FoundPayment & { id: string }) | null>(null);
+  const foundHere = found !== null && found.id === paymentId ? found : null;
+  const payment = listed ?? foundHere?.row;
+  const lookFurther = payment === undefined && (view.q !== null || !list.awaitingRows);
+  const limit = view.limit;
+  const onFound = useCallback(
+    (payment: FoundPayment) => {
+      setFound({ ...payment, id: paymentId });
+      // the company's whole list: the filters of the view did not hold the payment
+      const search = listViewQuery({ ...DEFAULT_VIEW, company: payment.company, limit });
+      navigate(
+        { pathname: paths.payment(paymentId), search },
+        { replace: true, state: { company: payment.company } },
+      );
+    },
+    [paymentId, limit, navigate],
+  );
+
+  const search = listViewQuery(view);
+  const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
+
+  // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start;
+  // the table scrolls to it first when it is not drawn (a payment opened by a link, pages down).
+  const shownIndex = useRef(paymentIndex);
+  useEffect(() => {
+    shownIndex.current = paymentIndex;
+  }, [paymentIndex]);
+  useEffect(() => () => requestRowFocus(Math.max(0, shownIndex.current)), []);
+
+  // The payment before or after among the loaded rows, in the list's order; the address follows without a new
+  // history entry per step, so Back still leaves the drawer.
+  const step = (offset: -1 | 1) => {
+    const row = rows[paymentIndex + offset];
+    if (paymentIndex < 0 || row === undefined) return undefined;
+    return () =>
+      navigate(
+        { pathname: paths.payment(String(row.id)), search },
+        { replace: true, state: { company: companyIds[paymentIndex + offset] } },
+      );
+  };
+
+  const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  const { zone } = useDisplayZone(config.time_zone);
+  const companyId = listed
+    ? paymentCompanyId(listed, companyIds[paymentIndex], view.company ?? config.own_company_id)
+    : foundHere?.company;
+  return (
+    <PaymentDrawer
+      paymentId={paymentId}
+      payment={payment}
+      companyName={companyId && companyName(companyId)}
+      status={
+        lookFurther ? (
+          <PaymentLookup paymentId={paymentId} companyName={companyName} onFound={onFound} />
+        ) : foundHere ? (
+          <p role="status" className="hint" data-testid="payment-found-in">
+            Found in {companyName(foundHere.company)}: the list behind shows that company now.
+          </p>
+        ) : null
+      }
+      context={{ timeZone: zone, amountUnit: config.amount_unit }}
+      link={`${window.location.origin}${paths.payment(paymentId)}${search}`}
+      position={listed === undefined ? null : { index: paymentIndex, loaded: rows.length }}
+      onPrevious={step(-1)}
+      onNext={step(1)}
+      onClose={close}
+    />
+  );
+}
