@@ -123,7 +123,9 @@ describe('a search of the view', () => {
     await streams[1]?.send('match', { data: [{ id: 'b' }], company_ids: ['acme'] });
     await streams[1]?.send('error', { code: 'search_superseded', status: 409, detail: 'replaced' });
     expect(drawnRows()).toEqual(['acme/b']);
-    expect(screen.getByRole('alert').textContent).toContain('A newer search of yours');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The search stopped: you started another search since, here or in another tab, and only your latest search runs. Search again to finish this one.',
+    );
   });
 
   it('keeps the digits of ids beyond 2^53, which a float would merge into one row', async () => {

@@ -214,7 +214,11 @@ describe('SummaryBar', () => {
     await waitFor(() => expect(counts).toHaveLength(2));
     await counts[1]?.send('error', { code: 'summary_superseded', status: 409, detail: 'replaced' });
     expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
-    expect(screen.getByText(/Could not count again: A newer count of yours/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Could not count again: you asked for other figures since, here or in another tab, and only your latest count runs. Retry to count these again.',
+      ),
+    ).toBeTruthy();
   });
 
   it('says nothing of a company the user may not see: the list names it, once', async () => {
