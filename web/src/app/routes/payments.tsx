@@ -9,7 +9,7 @@ import { PaymentsList } from '../../features/payments/list/payments-list.tsx';
 import { SearchBox } from '../../features/payments/search/search-box.tsx';
 import { SearchMatches } from '../../features/payments/search/search-matches.tsx';
 import { PaymentsSummary } from '../../features/payments/summary/payments-summary.tsx';
-import { companyUnseen } from '../../features/payments/view/list-view.ts';
+import { companyUnseen, rangeInverted } from '../../features/payments/view/list-view.ts';
 import { usePaymentsView } from '../../features/payments/view/use-payments-view.ts';
 import { useLayoutConfig } from './signed-in-layout.tsx';
 
@@ -54,7 +54,8 @@ export function PaymentsRoute() {
             view={view}
             statusSlot={messages}
             timeZone={config.time_zone}
-            disabled={companyUnseen(view, config.companies)}
+            // nothing to write for a company the user may not see, or a range that ends before it starts
+            disabled={companyUnseen(view, config.companies) || rangeInverted(view)}
           />
         </FiltersToolbar>
         <div className="page__messages" ref={setMessages} />

@@ -235,4 +235,12 @@ describe('SummaryBar', () => {
     expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
     expect(screen.queryByText(/access/)).toBeNull();
   });
+
+  it('asks nothing for a range that ends before it starts: the date field says why, once', async () => {
+    const counts = serveEventStreams();
+    renderBar(vi.fn(), { ...view, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counts).toHaveLength(0);
+    expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
+  });
 });

@@ -4,7 +4,7 @@ import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.t
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
-import type { ListView } from '../view/list-view.ts';
+import { type ListView, rangeInverted } from '../view/list-view.ts';
 import { DailyChart } from './daily-chart.tsx';
 import { settledLabel, timeOfDay } from './figures-provenance.ts';
 import { useSummary } from './get-summary.ts';
@@ -46,8 +46,9 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }
     </div>
   );
 
-  // a company the user may not see: the list names it, once
-  if (isApiError(query.error) && query.error.code === 'forbidden_company') return null;
+  // a company the user may not see, or a range that ends before it starts: said once, by the list or the field
+  if (rangeInverted(view) || (isApiError(query.error) && query.error.code === 'forbidden_company'))
+    return null;
   // polite: the list says the same at once where its own request failed too
   if (query.isError && summary === null)
     return (
