@@ -1,6 +1,7 @@
 import type { AppConfig } from '@payments/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { paths } from '../../../config/paths.ts';
+import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { useLocation, useNavigate } from '../../../lib/history-router.tsx';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { requestRowFocus } from '../list/row-focus-request.ts';
@@ -12,6 +13,9 @@ import { findPayment } from './find-payment.ts';
 import PaymentDrawer from './payment-drawer.tsx';
 import { type FoundPayment, PaymentLookup } from './payment-lookup.tsx';
 
+/** How many rows a deep link pages through in its view before looking for its payment in every company. */
+const SEARCH_STEP = 1000;
+
 interface Props {
   /** The payment the address names. */
   paymentId: string;
@@ -21,9 +25,10 @@ interface Props {
 
 /**
  * The drawer of the payment the address names (`/payments/<id>`), found among the view's rows (a search's
- * matches under a search); one the view does not hold once its first rows are in (or that it cannot load) is
- * looked for in every company the user may see, and once found the view switches to its company. In the deferred
- * chunk: drawn only while a payment is open, and once closed (unmounted) it gives focus back to the row it showed.
+ * matches under a search), paging through the view for it up to SEARCH_STEP rows; one the view does not hold
+ * there (or whose company the user may not see) is looked for in every company the user may see, and once found
+ * the view switches to its company. A view that failed to load says so, with Retry. In the deferred chunk: drawn
+ * only while a payment is open, and once closed (unmounted) it gives focus back to the row it showed.
  */
 export function PaymentDetail({ paymentId, view, config }: Props) {
   // the company of the row that was opened (payments-table.tsx), where a row was
@@ -44,7 +49,17 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   const [found, setFound] = useState<(FoundPayment & { id: string }) | null>(null);
   const foundHere = found !== null && found.id === paymentId ? found : null;
   const payment = listed ?? foundHere?.row;
-  const lookFurther = payment === undefined && (view.q !== null || !list.awaitingRows);
+  // Not loaded yet: page through the view for it, as far as SEARCH_STEP rows, then look in every company.
+  const inView = view.q === null && payment === undefined;
+  const paging = inView && list.hasNextPage && list.rows.length < SEARCH_STEP && !list.isError;
+  const { fetchNextPage, isFetching } = list;
+  useEffect(() => {
+    if (paging && !isFetching) fetchNextPage();
+  }, [paging, isFetching, fetchNextPage]);
+  const searchingView = inView && (list.awaitingRows || paging || list.isFetchingNextPage);
+  // a view that could not load, where asking again may help: its failure, with Retry, rather than a walk of all
+  const failed = inView && list.isError && retryCanHelp(list.error);
+  const lookFurther = payment === undefined && !searchingView && !failed;
   const limit = view.limit;
   const onFound = useCallback(
     (payment: FoundPayment) => {
@@ -93,7 +108,16 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
       payment={payment}
       companyName={companyId && companyName(companyId)}
       status={
-        lookFurther ? (
+        searchingView ? (
+          <p role="status">Looking for this payment in the current view…</p>
+        ) : failed ? (
+          <div role="alert" className="panel panel--error">
+            <p>This payment could not be looked for: {errorMessage(list.error)}</p>
+            <button type="button" className="button" onClick={list.retry}>
+              Retry
+            </button>
+          </div>
+        ) : lookFurther ? (
           <PaymentLookup paymentId={paymentId} companyName={companyName} onFound={onFound} />
         ) : foundHere ? (
           <p role="status" className="hint" data-testid="payment-found-in">
