@@ -69,7 +69,7 @@ export function PaymentsFilters({ view, statuses, pageSizes, timeZone, currency,
       />
       <Suspense
         fallback={
-          <label className="field">
+          <label className="field range-choice">
             <span className="field__label">Range</span>
             <select disabled>
               <option>{view.dateFrom === null && view.dateTo === null ? 'Any time' : 'As typed'}</option>

@@ -23,7 +23,7 @@ export function RangeChoice({ view, timeZone, onChange }: Props) {
   // the preset the range is, if it is one; "now" is read at each render, and again when one is chosen
   const current = ranges.find((range) => range.dateFrom === view.dateFrom && range.dateTo === view.dateTo);
   return (
-    <label className="field">
+    <label className="field range-choice">
       <span className="field__label">Range</span>
       <select
         value={current?.preset ?? ''}

@@ -15,8 +15,12 @@ export function SearchBox({
   return (
     <Suspense
       fallback={
+        // drawn as the field will be, its head included: nothing below moves when it arrives
         <div className="field search-field">
-          <span className="search-field__head field__label">Search</span>
+          <span className="search-field__head">
+            <span className="field__label">Search</span>
+            <kbd className="hint">/</kbd>
+          </span>
           <span className="search-field__row">
             <input type="search" aria-label="Search" disabled defaultValue={view.q ?? ''} />
             <button type="button" className="button" disabled>
