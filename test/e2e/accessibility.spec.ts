@@ -144,7 +144,7 @@ test('axe finds no violation of any impact on the empty, forbidden and failed st
 
   const [otherRoot] = await companiesOf(stack.otherCredentials);
   await page.goto(`/?company=${otherRoot?.id ?? 'nope'}`);
-  await expect(page.getByRole('alert')).toContainText('You do not have access to this company');
+  await expect(page.getByRole('alert')).toContainText('You do not have access to the company');
   seen.forbidden = await allViolations(page);
 
   await page.route('**/api/payments?*', (route) =>

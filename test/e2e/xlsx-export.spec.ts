@@ -51,7 +51,8 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
     'id',
     'company_id',
     'company_name',
-    'created_at',
+    // named with the zone its times are in: the one the page shows them in (UTC here)
+    'created_at (UTC)',
     'amount',
     'currency',
     'description',
@@ -68,8 +69,8 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
   for (const row of rows) {
     const cell = (name: string) => row.getCell(at(name)).value;
     expect(typeof cell('id')).toBe('string');
-    expect(cell('created_at')).toBeInstanceOf(Date);
-    const created = (cell('created_at') as Date).toISOString();
+    expect(cell('created_at (UTC)')).toBeInstanceOf(Date);
+    const created = (cell('created_at (UTC)') as Date).toISOString();
     expect(created >= `${from}T00:00:00` && created <= `${to}T23:59:59.999Z`).toBe(true);
     expect(cell('company_name')).toBe(names.get(cell('company_id') as string));
     const amount = cell('amount');
