@@ -125,7 +125,7 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
           </p>
         ) : null
       }
-      context={{ timeZone: zone, amountUnit: config.amount_unit }}
+      context={{ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }}
       link={`${window.location.origin}${paths.payment(paymentId)}${search}`}
       position={listed === undefined ? null : { index: paymentIndex, loaded: rows.length }}
       onPrevious={step(-1)}

@@ -34,7 +34,7 @@ function renderDrawer(steps: { onPrevious?: () => void; onNext?: () => void } = 
       payment={payment}
       companyName="Acme"
       status={null}
-      context={{ timeZone: 'UTC', amountUnit: 'minor' }}
+      context={{ timeZone: 'UTC', sourceZone: 'UTC', amountUnit: 'minor' }}
       link="https://pay.example/payments/pay_1?company=acme"
       position={{ index: 1, loaded: 3 }}
       onClose={() => undefined}

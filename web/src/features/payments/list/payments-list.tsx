@@ -34,8 +34,8 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
   // one object while the config is the same: the memoized rows compare it by identity
   const { zone } = useDisplayZone(config.time_zone);
   const context = useMemo(
-    () => ({ timeZone: zone, amountUnit: config.amount_unit }),
-    [zone, config.amount_unit],
+    () => ({ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }),
+    [zone, config.time_zone, config.amount_unit],
   );
   const none = list.rows.length === 0;
   const failedFirst = list.isError && none && !list.isFetchNextPageError;

@@ -42,8 +42,8 @@ export default function SearchResults({ view, config, summary, onChange }: Props
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   const { zone } = useDisplayZone(config.time_zone);
   const context = useMemo(
-    () => ({ timeZone: zone, amountUnit: config.amount_unit }),
-    [zone, config.amount_unit],
+    () => ({ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }),
+    [zone, config.time_zone, config.amount_unit],
   );
   const state: SearchState =
     search.fetchStatus === 'fetching' ? 'running' : progress?.done ? 'done' : 'stopped';
