@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { startTransition, useMemo, useOptimistic } from 'react';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { useCountedSummary } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
@@ -28,10 +28,15 @@ export function CurrencyMenu({
       ),
     [view.currencies, rows, counted, everyCurrency],
   );
-  const toggle = (code: string, on: boolean) =>
-    onChange({
-      currencies: on ? [...view.currencies, code].sort() : view.currencies.filter((c) => c !== code),
+  // A change of view is a transition (lib/history-router.tsx): the boxes show what was ticked until it is drawn.
+  const [ticked, tick] = useOptimistic(view.currencies);
+  const choose = (currencies: readonly string[]) =>
+    startTransition(() => {
+      tick(currencies);
+      onChange({ currencies });
     });
+  const toggle = (code: string, on: boolean) =>
+    choose(on ? [...ticked, code].sort() : ticked.filter((c) => c !== code));
   return (
     <fieldset className="currency-menu">
       <legend className="visually-hidden">Currencies shown</legend>
@@ -39,7 +44,7 @@ export function CurrencyMenu({
         <label key={code} className="currency-menu__option">
           <input
             type="checkbox"
-            checked={view.currencies.includes(code)}
+            checked={ticked.includes(code)}
             onChange={(event) => toggle(code, event.target.checked)}
           />{' '}
           {code}
@@ -48,8 +53,8 @@ export function CurrencyMenu({
       <button
         type="button"
         className="button button--quiet"
-        disabled={view.currencies.length === 0}
-        onClick={() => onChange({ currencies: [] })}
+        disabled={ticked.length === 0}
+        onClick={() => choose([])}
       >
         All currencies
       </button>
