@@ -41,7 +41,8 @@ const ZONES = {
       'web/src/features/payments/summary/get-summary.ts',
       'web/src/features/payments/export/use-export-payments.ts',
       'web/src/features/payments/detail/find-payment.ts',
-      'web/src/features/payments/filters/date-range-input.ts',
+      'web/src/features/payments/filters/date-presets.ts',
+      'web/src/features/payments/search/search-cache.ts',
     ],
   },
   appWide: {

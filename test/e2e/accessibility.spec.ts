@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { companiesOf, expect, screenshot, signInByApi, test } from './fixtures.ts';
+import { allViolations, companiesOf, expect, screenshot, signInByApi, test } from './fixtures.ts';
 import { stack } from './stack.ts';
 
 async function seriousViolations(page: Page) {
@@ -26,16 +26,6 @@ test('axe finds no serious or critical violation on sign-in, the list and the dr
   await expect(page.getByRole('dialog')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
-
-/** Every violation axe finds with its full rule set (WCAG A/AA and best practices), of any impact. */
-async function allViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
-  }));
-}
 
 test('axe finds no violation of any impact on sign-in, the list, the switcher, the shortcuts and the drawer', async ({
   page,
@@ -144,7 +134,7 @@ test('axe finds no violation of any impact on the empty, forbidden and failed st
 
   const [otherRoot] = await companiesOf(stack.otherCredentials);
   await page.goto(`/?company=${otherRoot?.id ?? 'nope'}`);
-  await expect(page.getByRole('alert')).toContainText('You do not have access to this company');
+  await expect(page.getByRole('alert')).toContainText('You do not have access to the company');
   seen.forbidden = await allViolations(page);
 
   await page.route('**/api/payments?*', (route) =>

@@ -128,7 +128,10 @@ test('a company the user may not see shows a clear message, and the switcher sti
   const foreign = ((await response.json()) as Array<{ id: string }>)[0]?.id;
   if (!foreign) throw new Error('the other tenant has no company');
   await page.goto(`/?company=${foreign}`);
-  await expect(page.getByRole('alert')).toContainText('You do not have access to this company');
+  // the list names the company, once (the summary says nothing of it)
+  await expect(page.getByRole('alert')).toHaveText(
+    `You do not have access to the company “${foreign}”. Choose another company in the switcher.`,
+  );
   await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await screenshot(page, 'forbidden-company');

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page, type Route } from '@playwright/test';
 import { sandboxURL, stack } from './stack.ts';
 
@@ -78,6 +79,18 @@ export async function renderedIds(page: Page): Promise<string[]> {
 export async function exportAs(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Export' }).click();
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** Every violation axe finds with its full rule set (WCAG A/AA and best practices), of any impact. */
+export async function allViolations(
+  page: Page,
+): Promise<Array<{ id: string; impact: string | null | undefined; nodes: string[] }>> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+  }));
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

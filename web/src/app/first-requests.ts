@@ -3,7 +3,7 @@ import { isListPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
 import { paymentsQueryOptions } from '../features/payments/list/get-payments.ts';
 import { loadDeferredParts } from '../features/payments/load-deferred-parts.ts';
-import { parseListView } from '../features/payments/view/list-view.ts';
+import { listsRows, parseListView } from '../features/payments/view/list-view.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
 import { createQueryClient } from '../lib/query-client.ts';
 
@@ -30,7 +30,7 @@ function startFirstRequests(): Promise<unknown> {
   const answers = Promise.allSettled([
     queryClient.prefetchQuery(sessionQueryOptions),
     queryClient.prefetchQuery(appConfigQueryOptions),
-    queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)),
+    listsRows(view) ? queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)) : undefined,
   ]);
   // The summary's code travels with these; the count itself is asked for by the summary bar once the first view
   // is drawn: on a slow line its stream would otherwise share the bandwidth with the first rows.

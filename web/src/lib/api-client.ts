@@ -94,7 +94,7 @@ export const quietFetch = bffFetch(true);
  * becomes its digits (a float would round two payments into one row), any other such number its raw JSON text,
  * which the screens show as sent.
  */
-function parseKeepingDigits(text: string): unknown {
+export function parseKeepingDigits(text: string): unknown {
   return JSON.parse(text, (key, value: unknown, context?: { source?: string }) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return value;
     if (context?.source === undefined) return value;

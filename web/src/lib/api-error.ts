@@ -87,6 +87,11 @@ export function errorMessage(error: unknown): string {
     case 'cursor_mismatch':
     case 'invalid_cursor':
       return 'This list is out of date. Refresh to start again.';
+    // one count and one search run per user: a newer one, wherever it was asked, stops the one before
+    case 'summary_superseded':
+      return 'you asked for other figures since, here or in another tab, and only your latest count runs. Retry to count these again.';
+    case 'search_superseded':
+      return 'you started another search since, here or in another tab, and only your latest search runs. Search again to finish this one.';
     case 'cursor_expired':
       return 'The position in this list has expired. Refresh to start again.';
     default:

@@ -10,7 +10,7 @@ import { SignOutButton } from '../../features/auth/components/sign-out-button.ts
 import { idleSignOutState } from '../../features/auth/idle/idle-sign-out.ts';
 import { IdleWarning } from '../../features/auth/idle/load-idle-warning.tsx';
 import { paymentsQueryOptions } from '../../features/payments/list/get-payments.ts';
-import { parseListView } from '../../features/payments/view/list-view.ts';
+import { listsRows, parseListView } from '../../features/payments/view/list-view.ts';
 import { errorMessage } from '../../lib/api-error.ts';
 import { appConfigQueryOptions, useAppConfig } from '../../lib/app-config.ts';
 import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from '../../lib/history-router.tsx';
@@ -56,8 +56,9 @@ export function SignedInLayout() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area, once signed in
   useEffect(() => {
     if (!signedIn || !isListPath(location.pathname)) return;
-    const firstPage = paymentsQueryOptions(parseListView(new URLSearchParams(location.search)));
-    if (queryClient.getQueryState(firstPage.queryKey) === undefined)
+    const view = parseListView(new URLSearchParams(location.search));
+    const firstPage = paymentsQueryOptions(view);
+    if (listsRows(view) && queryClient.getQueryState(firstPage.queryKey) === undefined)
       void queryClient.prefetchInfiniteQuery(firstPage);
   }, [signedIn]);
 

@@ -6,11 +6,14 @@ import { useLocation, useNavigate } from '../../../lib/history-router.tsx';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { requestRowFocus } from '../list/row-focus-request.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
-import { type ListView, listViewQuery } from '../view/list-view.ts';
+import { useSearchRows } from '../search/search-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
+import { DEFAULT_VIEW, type ListView, listViewQuery } from '../view/list-view.ts';
 import { findPayment } from './find-payment.ts';
 import PaymentDrawer from './payment-drawer.tsx';
+import { type FoundPayment, PaymentLookup } from './payment-lookup.tsx';
 
-/** How many rows a deep link may page through on its own looking for its payment, before asking the user. */
+/** How many rows a deep link pages through in its view before looking for its payment in every company. */
 const SEARCH_STEP = 1000;
 
 interface Props {
@@ -21,9 +24,11 @@ interface Props {
 }
 
 /**
- * The drawer of the payment the address names (`/payments/<id>`), found among the view's rows: one not loaded
- * yet is looked for page by page. In the deferred chunk: drawn only while a payment is open, and once closed
- * (unmounted) it gives focus back to the row it showed.
+ * The drawer of the payment the address names (`/payments/<id>`), found among the view's rows (a search's
+ * matches under a search), paging through the view for it up to SEARCH_STEP rows; one the view does not hold
+ * there (or whose company the user may not see) is looked for in every company the user may see, and once found
+ * the view switches to its company. A view that failed to load says so, with Retry. In the deferred chunk: drawn
+ * only while a payment is open, and once closed (unmounted) it gives focus back to the row it showed.
  */
 export function PaymentDetail({ paymentId, view, config }: Props) {
   // the company of the row that was opened (payments-table.tsx), where a row was
@@ -31,19 +36,43 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   const company = typeof opened === 'string' ? opened : undefined;
   const navigate = useNavigate();
   const list = usePaymentRows(view, { watchOnly: true });
-  const { rows, companyIds, fetchNextPage, isFetching } = list;
-
-  // A deep-linked payment that is not loaded yet: page through the view for it, up to SEARCH_STEP rows at a time.
-  const [searchLimit, setSearchLimit] = useState(SEARCH_STEP);
+  // under a search, the payment opened is one of its matches
+  const matches = useSearchRows(view);
+  const { rows, companyIds } = view.q === null ? list : matches;
   const paymentIndex = useMemo(
     () => findPayment({ rows, companyIds }, paymentId, company),
     [rows, companyIds, paymentId, company],
   );
-  const payment = rows[paymentIndex];
-  const searching = payment === undefined && list.hasNextPage && rows.length < searchLimit && !list.isError;
+  const listed = rows[paymentIndex];
+
+  // Found in every company: kept while the address names that payment, as the view switches to its company.
+  const [found, setFound] = useState<(FoundPayment & { id: string }) | null>(null);
+  const foundHere = found !== null && found.id === paymentId ? found : null;
+  const payment = listed ?? foundHere?.row;
+  // Not loaded yet: page through the view for it, as far as SEARCH_STEP rows, then look in every company.
+  const inView = view.q === null && payment === undefined;
+  const paging = inView && list.hasNextPage && list.rows.length < SEARCH_STEP && !list.isError;
+  const { fetchNextPage, isFetching } = list;
   useEffect(() => {
-    if (searching && !isFetching) fetchNextPage();
-  }, [searching, isFetching, fetchNextPage]);
+    if (paging && !isFetching) fetchNextPage();
+  }, [paging, isFetching, fetchNextPage]);
+  const searchingView = inView && (list.awaitingRows || paging || list.isFetchingNextPage);
+  // a view that could not load, where asking again may help: its failure, with Retry, rather than a walk of all
+  const failed = inView && list.isError && retryCanHelp(list.error);
+  const lookFurther = payment === undefined && !searchingView && !failed;
+  const limit = view.limit;
+  const onFound = useCallback(
+    (payment: FoundPayment) => {
+      setFound({ ...payment, id: paymentId });
+      // the company's whole list: the filters of the view did not hold the payment
+      const search = listViewQuery({ ...DEFAULT_VIEW, company: payment.company, limit });
+      navigate(
+        { pathname: paths.payment(paymentId), search },
+        { replace: true, state: { company: payment.company } },
+      );
+    },
+    [paymentId, limit, navigate],
+  );
 
   const search = listViewQuery(view);
   const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
@@ -69,25 +98,36 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   };
 
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
+  const { zone } = useDisplayZone(config.time_zone);
+  const companyId = listed
+    ? paymentCompanyId(listed, companyIds[paymentIndex], view.company ?? config.own_company_id)
+    : foundHere?.company;
   return (
     <PaymentDrawer
       paymentId={paymentId}
       payment={payment}
-      companyName={
-        payment &&
-        companyName(
-          paymentCompanyId(payment, companyIds[paymentIndex], view.company ?? config.own_company_id),
-        )
+      companyName={companyId && companyName(companyId)}
+      status={
+        searchingView ? (
+          <p role="status">Looking for this payment in the current view…</p>
+        ) : failed ? (
+          <div role="alert" className="panel panel--error">
+            <p>This payment could not be looked for: {errorMessage(list.error)}</p>
+            <button type="button" className="button" onClick={list.retry}>
+              Retry
+            </button>
+          </div>
+        ) : lookFurther ? (
+          <PaymentLookup paymentId={paymentId} companyName={companyName} onFound={onFound} />
+        ) : foundHere ? (
+          <p role="status" className="hint" data-testid="payment-found-in">
+            Found in {companyName(foundHere.company)}: the list behind shows that company now.
+          </p>
+        ) : null
       }
-      searching={searching || (isFetching && payment === undefined)}
-      searched={rows.length}
-      canSearchFurther={list.hasNextPage}
-      onSearchFurther={() => setSearchLimit(rows.length + SEARCH_STEP)}
-      failure={payment === undefined && list.isError ? errorMessage(list.error) : null}
-      onRetry={retryCanHelp(list.error) ? list.retry : undefined}
-      context={{ timeZone: config.time_zone, amountUnit: config.amount_unit }}
+      context={{ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }}
       link={`${window.location.origin}${paths.payment(paymentId)}${search}`}
-      position={payment === undefined ? null : { index: paymentIndex, loaded: rows.length }}
+      position={listed === undefined ? null : { index: paymentIndex, loaded: rows.length }}
       onPrevious={step(-1)}
       onNext={step(1)}
       onClose={close}

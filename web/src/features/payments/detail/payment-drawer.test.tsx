@@ -33,12 +33,8 @@ function renderDrawer(steps: { onPrevious?: () => void; onNext?: () => void } = 
       paymentId="pay_1"
       payment={payment}
       companyName="Acme"
-      searching={false}
-      searched={1}
-      canSearchFurther={false}
-      onSearchFurther={() => undefined}
-      failure={null}
-      context={{ timeZone: 'UTC', amountUnit: 'minor' }}
+      status={null}
+      context={{ timeZone: 'UTC', sourceZone: 'UTC', amountUnit: 'minor' }}
       link="https://pay.example/payments/pay_1?company=acme"
       position={{ index: 1, loaded: 3 }}
       onClose={() => undefined}

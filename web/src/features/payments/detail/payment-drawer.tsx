@@ -1,6 +1,6 @@
 import type { Payment } from '@payments/shared';
 import { KNOWN_PAYMENT_FIELDS } from '@payments/shared/rules';
-import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useId, useLayoutEffect, useRef, useState } from 'react';
 import { fieldContent, isKnownField, type ValueContext } from '../fields/field-content.tsx';
 import { COMPANY_NAME_COLUMN, fieldLabel } from '../fields/field-labels.ts';
 import { formatCount } from '../fields/number-text.ts';
@@ -8,20 +8,12 @@ import { jsonText, shownAmount } from '../fields/shown-values.ts';
 
 interface Props {
   paymentId: string;
-  /** The record from the loaded pages, or undefined while it is being looked for. */
+  /** The record (from the loaded rows, or found in every company), or undefined while it is being looked for. */
   payment: Payment | undefined;
   /** The name of the payment's company (its id where the config has no name for it). */
   companyName: string | undefined;
-  /** Still paging through the view to find a deep-linked payment. */
-  searching: boolean;
-  /** Rows looked at so far, for the "not found" message. */
-  searched: number;
-  canSearchFurther: boolean;
-  onSearchFurther: () => void;
-  /** Why the view's pages could not be loaded while the payment is not among them; null when they could. */
-  failure: string | null;
-  /** Asks again for the page that failed; absent when asking again cannot help (no access to the company). */
-  onRetry?: (() => void) | undefined;
+  /** How the looking for a payment not among the rows goes (looking, where it was found, not found, failed). */
+  status: ReactNode;
   context: ValueContext;
   /** The address of this payment in this view, for "Copy link". */
   link: string;
@@ -143,7 +135,8 @@ export default function PaymentDrawer(props: Props) {
           {copied === 'failed' && 'Copy failed: select the ID and copy it by hand.'}
         </span>
       </div>
-      {payment ? (
+      {props.status}
+      {payment && (
         <dl className="fields">
           <div className="fields__row">
             <dt>{fieldLabel(COMPANY_NAME_COLUMN)}</dt>
@@ -164,7 +157,7 @@ export default function PaymentDrawer(props: Props) {
             </div>
           ))}
         </dl>
-      ) : null}
+      )}
       {payment && (
         <details className="drawer__raw">
           <summary>As sent by the API</summary>
@@ -179,30 +172,6 @@ export default function PaymentDrawer(props: Props) {
             {JSON.stringify(payment, null, 2)}
           </pre>
         </details>
-      )}
-      {payment ? null : props.failure !== null ? (
-        <div role="alert" className="panel panel--error">
-          <p>This payment could not be looked for: {props.failure}</p>
-          {props.onRetry && (
-            <button type="button" className="button" onClick={props.onRetry}>
-              Retry
-            </button>
-          )}
-        </div>
-      ) : props.searching ? (
-        <p role="status">Looking for this payment in the current view…</p>
-      ) : (
-        <div role="status" className="panel">
-          <p>
-            Payment {paymentId} is not among the {props.searched} payments loaded for the current filters and
-            company.
-          </p>
-          {props.canSearchFurther && (
-            <button type="button" className="button" onClick={props.onSearchFurther}>
-              Keep looking
-            </button>
-          )}
-        </div>
       )}
     </dialog>
   );

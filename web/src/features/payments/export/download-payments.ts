@@ -59,7 +59,7 @@ interface ExportResult extends ExportProgress {
 /**
  * `GET /api/payments/export.csv` or `export.xlsx` (the same query): fetched, not a plain link, because the
  * anti-forgery and company headers must travel; read as a stream so progress shows while the BFF walks the
- * upstream cursors.
+ * upstream cursors. Times are written in `timeZone` (`tz`), which the file's header names.
  */
 export async function downloadPayments(
   view: ListView,
@@ -67,11 +67,13 @@ export async function downloadPayments(
   onProgress: (progress: ExportProgress) => void,
   signal: AbortSignal,
   /** The columns to write, in order; every column when undefined. */
-  columns?: readonly string[],
+  columns: readonly string[] | undefined,
+  /** The IANA zone to write times in: the one the user reads them in. */
+  timeZone: string,
 ): Promise<ExportResult> {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries({ ...filtersQuery(view), columns: columns?.join(',') }))
-    if (value !== undefined) query.set(name, value);
+  const asked = { ...filtersQuery(view), tz: timeZone, columns: columns?.join(',') };
+  for (const [name, value] of Object.entries(asked)) if (value !== undefined) query.set(name, value);
   const { type } = EXPORT_FORMATS[format];
   const response = await apiFetch(`/api/payments/export.${format}?${query}`, {
     headers: { ...companyHeader(view.company), Accept: type },

@@ -5,7 +5,19 @@ import type { ListView } from '../view/list-view.ts';
 const ExportMenu = deferredPart('ExportMenu');
 
 /** The export of the view, in the deferred chunk; until its code arrives, its button waits disabled in place. */
-export function ExportControls({ view, statusSlot }: { view: ListView; statusSlot: HTMLElement | null }) {
+export function ExportControls({
+  view,
+  statusSlot,
+  timeZone,
+  disabled,
+}: {
+  view: ListView;
+  statusSlot: HTMLElement | null;
+  /** The company's zone; times are written in the one the user reads them in. */
+  timeZone: string;
+  /** No export can be made of the view (a company the user may not see). */
+  disabled: boolean;
+}) {
   return (
     <Suspense
       fallback={
@@ -20,7 +32,7 @@ export function ExportControls({ view, statusSlot }: { view: ListView; statusSlo
         </div>
       }
     >
-      <ExportMenu view={view} statusSlot={statusSlot} />
+      <ExportMenu view={view} statusSlot={statusSlot} timeZone={timeZone} disabled={disabled} />
     </Suspense>
   );
 }

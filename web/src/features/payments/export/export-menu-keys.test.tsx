@@ -9,7 +9,7 @@ afterEach(cleanup);
 function renderMenu() {
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <ExportMenu view={DEFAULT_VIEW} statusSlot={null} />
+      <ExportMenu view={DEFAULT_VIEW} statusSlot={null} timeZone="UTC" />
     </QueryClientProvider>,
   );
 }

@@ -1,6 +1,9 @@
+import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { summaryQueryKey } from '../summary/summary-cache.ts';
+import { chooseZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
 import { ExportMenu } from './export-menu.tsx';
 
@@ -10,6 +13,8 @@ const view: ListView = {
   status: 'FAILED',
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: 50,
 };
 const encoder = new TextEncoder();
@@ -79,6 +84,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  chooseZone('company');
   document.removeEventListener('click', recordDownloads, true);
   cleanup();
   document.body.replaceChildren();
@@ -88,12 +94,12 @@ afterEach(() => {
 const status = () => screen.getByTestId('export-status');
 
 /** The menu in a query client of its own, as the app provides one (the export is a mutation), with its status line. */
-function renderMenu(shown: ListView) {
+function renderMenu(shown: ListView, client = new QueryClient(), disabled = false) {
   const slot = document.createElement('div');
   document.body.append(slot);
   render(
-    <QueryClientProvider client={new QueryClient()}>
-      <ExportMenu view={shown} statusSlot={slot} />
+    <QueryClientProvider client={client}>
+      <ExportMenu view={shown} statusSlot={slot} timeZone="Europe/Berlin" disabled={disabled} />
     </QueryClientProvider>,
   );
 }
@@ -178,6 +184,7 @@ describe('ExportMenu', () => {
       date_from: '2026-10-01T00:00:00',
       date_to: '2026-10-31T23:59:59',
       group: 'true',
+      tz: 'Europe/Berlin',
       columns: 'id,@company,created_at,status,amount,currency,counterparty,description,reference,company_id',
     });
   });
@@ -272,5 +279,46 @@ describe('ExportMenu', () => {
       ),
     );
     expect(saved).toEqual([]);
+  });
+
+  it('sends the currencies, and the zone times are read in, to either format', async () => {
+    chooseZone('company');
+    const download = await startExport({ ...view, currencies: ['EUR', 'USD'] });
+    expect(download.url.searchParams.get('currency')).toBe('EUR,USD');
+    expect(download.url.searchParams.get('tz')).toBe('Europe/Berlin');
+    cleanup();
+    chooseZone('utc');
+    const inUtc = await startExport(view, { item: 'Excel (XLSX), all columns' });
+    expect(inUtc.url.pathname).toBe('/api/payments/export.xlsx');
+    expect(inUtc.url.searchParams.get('tz')).toBe('UTC');
+  });
+
+  it("says why a file's row count differs from the summary's of its view", async () => {
+    const client = new QueryClient();
+    const summary: Summary = {
+      count: 2,
+      complete: true,
+      by_status: [],
+      totals: [],
+      uninterpreted: 0,
+      days: [],
+      undated: 0,
+      as_of: new Date().toISOString(),
+    };
+    client.setQueryData(summaryQueryKey(view), { counted: 2, summary });
+    renderMenu(view, client);
+    const download = await startExport(view, { rendered: true });
+    await send(download, 'id\np1\np2\np3\n');
+    await act(async () => download.controller.close());
+    await waitFor(() =>
+      expect(status().textContent).toMatch(
+        /^Saved payments-acme.csv: 3 rows. 1 payment arrived since \d{2}:\d{2} \(the summary counted 2\)\.$/,
+      ),
+    );
+  });
+
+  it('can be turned off, for a view no export can be made of', () => {
+    renderMenu(view, new QueryClient(), true);
+    expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

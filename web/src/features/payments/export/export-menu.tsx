@@ -1,7 +1,10 @@
 import { type FocusEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { loadColumnVisibility } from '../fields/column-preferences.ts';
-import type { ListView } from '../view/list-view.ts';
+import { exportAgainstSummary } from '../summary/figures-provenance.ts';
+import { useCountedSummary } from '../summary/summary-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
+import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { visibleExportColumns } from './export-columns.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { useExportPayments } from './use-export-payments.ts';
@@ -20,14 +23,22 @@ interface Props {
   view: ListView;
   /** Where the export's status line goes: a place of its own below the toolbar, which nothing covers. */
   statusSlot: HTMLElement | null;
+  /** The company's zone; times are written in the one the user reads them in (`tz`). */
+  timeZone: string;
+  /** No export can be made of the view (a company the user may not see). */
+  disabled?: boolean;
 }
 
 /**
  * "Export": a menu button (WAI-ARIA APG) offering CSV or XLSX, with the shown or all columns; while a file is
  * made, the same button cancels it. Its live progress and outcome are said in the status slot.
  */
-export function ExportMenu({ view, statusSlot }: Props) {
-  const { running, status, start, cancel } = useExportPayments();
+export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Props) {
+  const { running, status, saved, start, cancel } = useExportPayments();
+  const { zone } = useDisplayZone(timeZone);
+  // a file whose row count is not the summary's says why (payments arrived since the count, …)
+  const counted = useCountedSummary(saved?.view ?? DEFAULT_VIEW);
+  const note = saved === null ? null : exportAgainstSummary(saved.rows, counted, zone);
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -54,6 +65,7 @@ export function ExportMenu({ view, statusSlot }: Props) {
       view,
       format,
       columns: all ? undefined : visibleExportColumns(loadColumnVisibility(), view.group),
+      timeZone: zone,
     });
   };
 
@@ -97,6 +109,7 @@ export function ExportMenu({ view, statusSlot }: Props) {
         aria-haspopup={running ? undefined : 'menu'}
         aria-expanded={running ? undefined : open}
         aria-controls={open ? menuId : undefined}
+        disabled={disabled && !running}
         onKeyDown={onButtonKeyDown}
         onBlur={onBlur}
         onClick={() => (running ? cancel() : open ? setOpen(false) : openAt('first'))}
@@ -145,7 +158,7 @@ export function ExportMenu({ view, statusSlot }: Props) {
       {statusSlot &&
         createPortal(
           <p className="export-status" role="status" aria-live="polite" data-testid="export-status">
-            {status}
+            {note === null ? status : `${status} ${note}`}
           </p>,
           statusSlot,
         )}

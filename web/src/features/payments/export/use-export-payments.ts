@@ -11,10 +11,12 @@ interface ExportRequest {
   format: ExportFormat;
   /** The columns to write, in order; every column when undefined. */
   columns?: readonly string[] | undefined;
+  /** The IANA zone to write times in (`tz`): the one the user reads them in. */
+  timeZone: string;
 }
 
 /** How an export ended without an error: saved, or cancelled by the user. */
-type ExportOutcome = { saved: true; fileName: string; size: string } | { saved: false };
+type ExportOutcome = { saved: true; fileName: string; size: string; rows: number | null } | { saved: false };
 
 /**
  * Why an export failed, for the user: after how many rows when the file broke off, and when to try again when
@@ -66,7 +68,7 @@ export function useExportPayments() {
   const mutation = useMutation({
     // A fetch that cannot start offline fails at once, as it always has, rather than waiting for the network.
     networkMode: 'always',
-    mutationFn: async ({ view, format, columns }: ExportRequest): Promise<ExportOutcome> => {
+    mutationFn: async ({ view, format, columns, timeZone }: ExportRequest): Promise<ExportOutcome> => {
       controller.current?.abort();
       const own = new AbortController();
       controller.current = own;
@@ -74,9 +76,9 @@ export function useExportPayments() {
         const onProgress = (next: ExportProgress) => {
           if (!own.signal.aborted) setProgress(next);
         };
-        const file = await downloadPayments(view, format, onProgress, own.signal, columns);
+        const file = await downloadPayments(view, format, onProgress, own.signal, columns, timeZone);
         save(file.blob, file.fileName);
-        return { saved: true, fileName: file.fileName, size: amount(file) };
+        return { saved: true, fileName: file.fileName, size: amount(file), rows: file.rows };
       } catch (error) {
         if (own.signal.aborted) return { saved: false };
         throw error;
@@ -106,5 +108,10 @@ export function useExportPayments() {
         : mutation.data.saved
           ? `Saved ${mutation.data.fileName}: ${mutation.data.size}.`
           : 'Export cancelled.';
-  return { running: mutation.isPending, status, start, cancel };
+  // what the file saved holds (the rows of a CSV), to compare with the figures of its view
+  const saved =
+    mutation.data?.saved && mutation.data.rows !== null && mutation.variables
+      ? { rows: mutation.data.rows, view: mutation.variables.view }
+      : null;
+  return { running: mutation.isPending, status, saved, start, cancel };
 }

@@ -6,7 +6,10 @@ import { jsonText, type ShownValue, shownAmount, shownDateTime, shownText } from
 
 /** What reading a payment's fields depends on, from the config. */
 export interface ValueContext {
+  /** The zone times are shown in: the one the user chose (the company's by default). */
   timeZone: string;
+  /** The zone the upstream's zone-less times are meant in: the company's (PAYMENTS_TIME_ZONE). */
+  sourceZone: string;
   amountUnit: AmountUnit;
 }
 
@@ -35,7 +38,7 @@ function shownField(field: string, payment: Payment, context: ValueContext): Sho
     case 'amount':
       return shownAmount(value, payment.currency, context.amountUnit);
     case 'created_at':
-      return shownDateTime(value, context.timeZone);
+      return shownDateTime(value, context.timeZone, context.sourceZone);
     default:
       return known.has(field) ? shownText(value) : { text: jsonText(value), asSent: false };
   }

@@ -58,6 +58,13 @@ describe('date-times', () => {
     expect(shownDateTime('2026-03-01T14:05:09', 'UTC')).toEqual(read('2026-03-01 14:05:09 UTC'));
     expect(shownDateTime('2026-03-01T14:05:09', 'Europe/Paris')).toEqual(read('2026-03-01 14:05:09 CET'));
     expect(shownDateTime('2026-07-01T14:05:09', 'Europe/Paris')).toEqual(read('2026-07-01 14:05:09 CEST'));
+    // a zone-less time is the configured zone's, shown in the zone the user reads: 23:42 in Tokyo is 10:42 in New York
+    expect(shownDateTime('2026-05-20T23:42:41', 'America/New_York', 'Asia/Tokyo').text).toMatch(
+      /^2026-05-20 10:42:41 /,
+    );
+    expect(shownDateTime('2026-05-20T23:42:41Z', 'Asia/Tokyo', 'America/New_York').text).toMatch(
+      /^2026-05-21 08:42:41 /,
+    );
   });
 
   it('show a value with Z or an offset as that instant in the configured zone', () => {

@@ -64,12 +64,13 @@ export function shownAmount(
 }
 
 /**
- * A date-time in the configured zone, the zone named (`2026-03-01 14:05:09 CET`): a zone-less value is a wall
- * time in that zone, one with `Z` or an offset an instant. Shown as sent when it is neither.
+ * A date-time in the zone times are shown in, the zone named (`2026-03-01 14:05:09 CET`): a zone-less value is a
+ * wall time in `sourceZone` (the configured zone the upstream's times are meant in), one with `Z` or an offset an
+ * instant. Shown as sent when it is neither.
  */
-export function shownDateTime(value: unknown, timeZone: string): ShownValue {
+export function shownDateTime(value: unknown, timeZone: string, sourceZone = timeZone): ShownValue {
   if (value === null || value === undefined) return nothing;
-  const instant = instantOf(value, timeZone);
+  const instant = instantOf(value, sourceZone);
   if (instant === null) return { text: jsonText(value), asSent: true };
   const { date, time, zone } = wallClockIn(instant, timeZone);
   return { text: `${date} ${time} ${zone}`, asSent: false };

@@ -5,6 +5,7 @@ import { useSearchParams } from '../../../lib/history-router.tsx';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { CurrencyFilter } from './currency-filter.tsx';
 import { PaymentsFilters } from './payments-filters.tsx';
 
 const IgnoredParamsNotice = deferredPart('IgnoredParamsNotice');
@@ -15,6 +16,8 @@ interface Props {
   onChange: (next: Partial<ListView>) => void;
   /** The company switcher, first in the toolbar. */
   switcher: ReactNode;
+  /** The search of the view, after the company. */
+  search: ReactNode;
   /** The tools at the toolbar's end. */
   children: ReactNode;
 }
@@ -23,10 +26,12 @@ interface Props {
  * The toolbar: the company, the filters (folded behind a button on small screens) and the view's tools; above
  * it, what the address asked for that no view can be made from.
  */
-export function FiltersToolbar({ view, config, onChange, switcher, children }: Props) {
+export function FiltersToolbar({ view, config, onChange, switcher, search, children }: Props) {
   const [params] = useSearchParams();
   const [open, setOpen] = useState(false);
-  const activeFilters = [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length;
+  const activeFilters =
+    [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length +
+    (view.currencies.length > 0 ? 1 : 0);
   // the statuses the dashboard knows, and any other the loaded rows hold
   const { statuses: seen } = usePaymentRows(view, { watchOnly: true });
   const statuses = useMemo(() => {
@@ -42,6 +47,7 @@ export function FiltersToolbar({ view, config, onChange, switcher, children }: P
       </Suspense>
       <div className={`toolbar${open ? ' toolbar--filters-open' : ''}`}>
         {switcher}
+        {search}
         {/* small screens only (styles/narrow-screens.css): the filters fold into a panel behind this button */}
         <button
           type="button"
@@ -56,8 +62,17 @@ export function FiltersToolbar({ view, config, onChange, switcher, children }: P
           statuses={statuses}
           pageSizes={config.page_sizes}
           timeZone={config.time_zone}
+          currency={<CurrencyFilter view={view} onChange={onChange} />}
           onChange={onChange}
-          onClear={() => onChange({ status: null, dateFrom: null, dateTo: null, limit: DEFAULT_VIEW.limit })}
+          onClear={() =>
+            onChange({
+              status: null,
+              dateFrom: null,
+              dateTo: null,
+              currencies: [],
+              limit: DEFAULT_VIEW.limit,
+            })
+          }
         />
         <div className="toolbar__end">{children}</div>
       </div>

@@ -5,9 +5,26 @@ describe('ignoredListParams', () => {
   it('names each value of the address that the view could not use, and nothing else', () => {
     expect(
       ignoredListParams(
-        new URLSearchParams('status=PAID!&date_from=2026-02-30T00:00:00&limit=7&company=acme&group=yes'),
+        new URLSearchParams(
+          'status=PAID!&date_from=2026-02-30T00:00:00&limit=7&company=acme&group=yes&currency=EUR,EURO',
+        ),
       ),
-    ).toEqual(['group "yes"', 'status "PAID!"', 'date_from "2026-02-30T00:00:00"', 'limit "7"']);
-    expect(ignoredListParams(new URLSearchParams('status=FAILED&limit=100&group=true'))).toEqual([]);
+    ).toEqual([
+      'group "yes"',
+      'status "PAID!"',
+      'date_from "2026-02-30T00:00:00"',
+      'currency "EUR,EURO"',
+      'limit "7"',
+    ]);
+    expect(
+      ignoredListParams(
+        new URLSearchParams('status=completed&limit=100&group=true&date_to=2026-05-01&currency=eur,USD&q=x'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('names a search too long to send, and says nothing of an empty one', () => {
+    expect(ignoredListParams(new URLSearchParams({ q: 'x'.repeat(201) }))).toEqual([`q "${'x'.repeat(40)}"`]);
+    expect(ignoredListParams(new URLSearchParams('q=%20'))).toEqual([]);
   });
 });

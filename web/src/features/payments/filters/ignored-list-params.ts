@@ -1,4 +1,4 @@
-import { PARAM, parseListView } from '../view/list-view.ts';
+import { currencyParamDropped, PARAM, parseListView } from '../view/list-view.ts';
 
 /**
  * The values of the address that parseListView dropped, as `name "value"`, so the page can say so rather than
@@ -9,9 +9,11 @@ export function ignoredListParams(params: URLSearchParams): string[] {
   const kept: Record<string, boolean> = {
     [PARAM.company]: view.company !== null,
     [PARAM.group]: params.get(PARAM.group) === 'true' || params.get(PARAM.group) === 'false',
+    [PARAM.q]: view.q !== null || params.get(PARAM.q)?.trim() === '',
     [PARAM.status]: view.status !== null,
     [PARAM.dateFrom]: view.dateFrom !== null,
     [PARAM.dateTo]: view.dateTo !== null,
+    [PARAM.currency]: !currencyParamDropped(params),
     [PARAM.limit]: String(view.limit) === params.get(PARAM.limit),
   };
   return Object.values(PARAM).flatMap((name) => {

@@ -1,9 +1,11 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { chooseZone } from '../view/display-zone.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsFilters } from './payments-filters.tsx';
 
 afterEach(() => {
+  chooseZone('company');
   cleanup();
   vi.useRealTimers();
 });
@@ -16,6 +18,7 @@ function renderFilters(view: ListView = DEFAULT_VIEW, timeZone = 'Europe/Berlin'
       statuses={['COMPLETED']}
       pageSizes={[25, 50]}
       timeZone={timeZone}
+      currency={null}
       onChange={onChange}
       onClear={vi.fn()}
     />,
@@ -66,25 +69,34 @@ describe('the date filters', () => {
     expect(onChange).toHaveBeenCalledWith({ dateTo: null });
   });
 
-  it('set both ends from a preset, counted in the configured zone, and mark the preset in use', () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    // 23:30 UTC on 31 October is already 1 November in Berlin
-    vi.setSystemTime(new Date('2026-10-31T23:30:00Z'));
-    const { onChange } = renderFilters();
-    const range = screen.getByRole('combobox', { name: 'Range' }) as HTMLSelectElement;
-    expect(range.value).toBe('');
-    fireEvent.change(range, { target: { value: 'Last month' } });
-    expect(onChange).toHaveBeenCalledWith({
-      dateFrom: '2026-10-01T00:00:00',
-      dateTo: '2026-10-31T23:59:59',
-    });
-    cleanup();
-    renderFilters({ ...DEFAULT_VIEW, dateFrom: '2026-11-01T00:00:00', dateTo: '2026-11-01T23:59:59' });
-    expect((screen.getByRole('combobox', { name: 'Range' }) as HTMLSelectElement).value).toBe('Today');
-    cleanup();
-    renderFilters({ ...DEFAULT_VIEW, dateFrom: '2026-11-01T00:00:00', dateTo: '2026-11-01T12:00:00' });
-    const typed = screen.getByRole('combobox', { name: 'Range' }) as HTMLSelectElement;
-    expect(typed.value).toBe('');
-    expect(typed.selectedOptions[0]?.textContent).toBe('As typed');
+  it("take and show times in the zone chosen, and keep them in the company's", () => {
+    chooseZone('utc');
+    const view = { ...DEFAULT_VIEW, dateFrom: '2026-10-01T02:00:00' };
+    const { onChange, from, to } = renderFilters(view, 'Europe/Berlin');
+    expect(screen.getByText('Created from').textContent).toContain('(UTC)');
+    // 02:00 in Berlin on 1 October is midnight UTC: the whole day in the zone the user reads
+    expect(from.value).toBe('2026-10-01');
+    type(to, '2026-10-31');
+    fireEvent.submit(to);
+    // the end of 31 October in UTC is 00:59:59 on 1 November in Berlin (winter time)
+    expect(onChange).toHaveBeenLastCalledWith({ dateTo: '2026-11-01T00:59:59' });
+  });
+
+  it('refuse a To before From with a plain sentence, once, and leave the range as it was', () => {
+    const { onChange, to } = renderFilters({ ...DEFAULT_VIEW, dateFrom: '2026-10-10T00:00:00' });
+    type(to, '2026-10-01');
+    fireEvent.submit(to);
+    expect(onChange).not.toHaveBeenCalled();
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      'Not applied: “To” would be before “From”.',
+    ]);
+    expect(to.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('say once that a range from the address ends before it starts', () => {
+    renderFilters({ ...DEFAULT_VIEW, dateFrom: '2026-10-10T00:00:00', dateTo: '2026-10-01T23:59:59' });
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
+      '“To” is before “From”: no payment can be in this range. Change one of the dates.',
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { formatCount } from '../fields/number-text.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
-import { paymentsQueryKey } from './get-payments.ts';
-import { rowIdentity } from './merge-rows.ts';
 import { useNewerPayments } from './newer-payments.ts';
+import { refreshView } from './refresh-view.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
 
 interface Props {
@@ -13,24 +13,32 @@ interface Props {
   timeZone: string;
 }
 
-/** "Updated 10:42", and "3 new payments: show" once newer ones arrived; showing them starts the list over. */
+/**
+ * "Updated 10:42", and "3 new payments: show" once newer ones arrived, an empty view's first ones included;
+ * showing them starts the list over and counts the figures again, neither blanking (refreshView).
+ */
 export function Freshness({ view, pollSeconds, timeZone }: Props) {
   const queryClient = useQueryClient();
-  const { firstPage, updatedAt: at } = usePaymentRows(view, { watchOnly: true });
+  const { zone } = useDisplayZone(timeZone);
+  const { firstPage, updatedAt: at, keys, hasNextPage, isError } = usePaymentRows(view, { watchOnly: true });
+  // the newest row shown, or none once the view has ended empty
+  const ended = !hasNextPage && !isError;
+  const newest = keys[0] ?? (ended ? null : undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later
-  const shown = useMemo(() => {
-    const newest = firstPage?.data[0];
-    if (firstPage === undefined || newest === undefined) return null;
-    return { newest: rowIdentity(newest, firstPage.company_ids?.[0]), firstPage, at };
-  }, [firstPage]);
+  const shown = useMemo(
+    () => (firstPage === undefined || newest === undefined ? null : { newest, firstPage, at }),
+    [firstPage, newest],
+  );
   const newer = useNewerPayments(view, shown, pollSeconds);
   if (newer === null) return null;
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(
-    newer.checkedAt,
-  );
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(newer.checkedAt);
   const show = () => {
     document.querySelector('.grid-scroll')?.scrollTo({ top: 0 });
-    void queryClient.resetQueries({ queryKey: paymentsQueryKey(view), exact: true });
+    void refreshView(queryClient, view).catch(() => undefined);
   };
   return (
     <span className="freshness" role="status" data-testid="freshness">

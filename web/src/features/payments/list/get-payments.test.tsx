@@ -11,6 +11,8 @@ const view: ListView = {
   status: null,
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: 2,
 };
 
@@ -48,17 +50,29 @@ function wrapper() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments query options', () => {
-  it('keys the pagination session on company, group, status, date_from, date_to and limit', () => {
-    expect(
-      paymentsQueryKey({
-        company: 'c',
-        group: true,
-        status: 'FAILED',
-        dateFrom: '2026-01-01T00:00:00',
-        dateTo: '2026-01-31T23:59:59',
-        limit: 25,
-      }),
-    ).toEqual(['payments', 'c', true, 'FAILED', '2026-01-01T00:00:00', '2026-01-31T23:59:59', 25]);
+  it('keys the pagination session on company, group, status, the range, currencies and limit, not the search', () => {
+    const filtered: ListView = {
+      company: 'c',
+      group: true,
+      status: 'FAILED',
+      dateFrom: '2026-01-01T00:00:00',
+      dateTo: '2026-01-31T23:59:59',
+      currencies: ['EUR', 'USD'],
+      q: null,
+      limit: 25,
+    };
+    const key = [
+      'payments',
+      'c',
+      true,
+      'FAILED',
+      '2026-01-01T00:00:00',
+      '2026-01-31T23:59:59',
+      'EUR,USD',
+      25,
+    ];
+    expect(paymentsQueryKey(filtered)).toEqual(key);
+    expect(paymentsQueryKey({ ...filtered, q: 'Hooli' })).toEqual(key);
   });
 
   it('follows next_cursor and says there is no next page at the end', () => {
@@ -73,15 +87,15 @@ describe('payments query options', () => {
         ? json({ data: [{ id: 'c' }], next_cursor: null, has_more: false })
         : json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true }),
     );
-    const failed = { ...view, status: 'FAILED' };
+    const failed = { ...view, status: 'FAILED', currencies: ['EUR', 'USD'] };
     const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(failed)), {
       wrapper: wrapper(),
     });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
     await act(() => result.current.fetchNextPage());
     expect(calls.map((c) => c.url.search)).toEqual([
-      '?limit=2&status=FAILED',
-      '?limit=2&status=FAILED&cursor=n1',
+      '?limit=2&status=FAILED&currency=EUR%2CUSD',
+      '?limit=2&status=FAILED&currency=EUR%2CUSD&cursor=n1',
     ]);
     expect(calls[0]?.headers.get('X-Company-Id')).toBe('acme');
     expect(calls[0]?.headers.get('X-CSRF')).toBe('1');

@@ -15,7 +15,7 @@ export interface ListPage extends PaymentPage {
  * The shared page schema, and a group's `company_ids` beside it: the shared schema drops members it does not
  * name, so the list of companies is checked here, as a list of ids as long as the page.
  */
-const listPageSchema: AnswerSchema<ListPage> = {
+export const listPageSchema: AnswerSchema<ListPage> = {
   safeParse(body) {
     const page = paymentPageSchema.safeParse(body);
     if (!page.success) return page;
@@ -57,9 +57,18 @@ export async function getPaymentsPage(
   return readJson(response, listPageSchema);
 }
 
-/** One pagination session per view: changing any of its values starts a new one. */
+/** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
 export function paymentsQueryKey(view: ListView) {
-  return ['payments', view.company, view.group, view.status, view.dateFrom, view.dateTo, view.limit] as const;
+  return [
+    'payments',
+    view.company,
+    view.group,
+    view.status,
+    view.dateFrom,
+    view.dateTo,
+    view.currencies.join(','),
+    view.limit,
+  ] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {

@@ -21,11 +21,22 @@ export function EmptyListPanel({
   );
 }
 
-/** The first page failed: nothing to show but why, and a Retry where asking again can help. */
-export function FirstPageErrorPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+/**
+ * The first page failed: nothing to show but why (`message` where the view knows better, as naming the company
+ * refused), and a Retry where asking again can help.
+ */
+export function FirstPageErrorPanel({
+  error,
+  message,
+  onRetry,
+}: {
+  error: unknown;
+  message?: string | undefined;
+  onRetry: () => void;
+}) {
   return (
     <div className="panel panel--error" role="alert">
-      <p>{errorMessage(error)}</p>
+      <p>{message ?? errorMessage(error)}</p>
       {retryCanHelp(error) && (
         <button type="button" className="button" onClick={onRetry}>
           Retry

@@ -20,4 +20,10 @@ describe('countNewer', () => {
     const group = { ...page(['1', '1', '2']), company_ids: ['acme-us', 'acme-eu', 'acme-eu'] };
     expect(countNewer(group, rowIdentity({ id: '1' }, 'acme-eu'))).toEqual({ count: 1, more: false });
   });
+
+  it('in a view that was empty, counts every row of the page as new', () => {
+    expect(countNewer(page(['p2', 'p1']), null)).toEqual({ count: 2, more: false });
+    expect(countNewer({ ...page(['p2']), has_more: true }, null)).toEqual({ count: 1, more: true });
+    expect(countNewer(page([]), null)).toEqual({ count: 0, more: false });
+  });
 });

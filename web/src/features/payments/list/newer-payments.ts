@@ -15,9 +15,10 @@ interface Newer {
 
 /**
  * How many of `page`'s rows come before the row `newest` (its rowIdentity: in a group, another company's payment
- * may have the same id): those that arrived since it was shown.
+ * may have the same id): those that arrived since it was shown. An empty view (`newest` null) has every row new.
  */
-export function countNewer(page: ListPage, newest: string): { count: number; more: boolean } {
+export function countNewer(page: ListPage, newest: string | null): { count: number; more: boolean } {
+  if (newest === null) return { count: page.data.length, more: page.has_more && page.data.length > 0 };
   const index = page.data.findIndex((row, i) => rowIdentity(row, page.company_ids?.[i]) === newest);
   return index >= 0 ? { count: index, more: false } : { count: page.data.length, more: true };
 }
@@ -30,7 +31,7 @@ export function countNewer(page: ListPage, newest: string): { count: number; mor
  */
 export function useNewerPayments(
   view: ListView,
-  shown: { newest: string; firstPage: ListPage; at: number } | null,
+  shown: { newest: string | null; firstPage: ListPage; at: number } | null,
   pollSeconds: number,
 ): Newer | null {
   const pollMs = pollSeconds * 1000;

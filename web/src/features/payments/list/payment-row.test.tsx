@@ -21,7 +21,7 @@ function renderRow(
           active
           search=""
           cells={cells}
-          context={{ timeZone: 'Europe/Paris', amountUnit }}
+          context={{ timeZone: 'Europe/Paris', sourceZone: 'Europe/Paris', amountUnit }}
           onFocusRow={noop}
           onBlurRow={noop}
           onRowKeyDown={noop}

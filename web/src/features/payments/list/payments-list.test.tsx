@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrowserRouter } from '../../../lib/history-router.tsx';
+import { stubTableLayout } from '../testing/table-layout.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsList } from './payments-list.tsx';
 
@@ -77,22 +78,7 @@ const drawnRows = () =>
     (row) => `${row.getAttribute('data-company-id') ?? ''}/${row.getAttribute('data-row-id')}`,
   );
 
-beforeEach(() => {
-  // jsdom lays nothing out: the list keeps its first guess of the scroller's size (the window's height), as a
-  // browser does until its ResizeObserver reports, and draws the rows that fit in it
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
-  vi.stubGlobal('matchMedia', () => ({
-    matches: false,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-  }));
-});
+beforeEach(stubTableLayout);
 
 afterEach(() => {
   cleanup();
@@ -230,5 +216,28 @@ describe('a list whose position expired', () => {
       await screen.findByText(/Could not load more: The position in this list has expired/),
     ).toBeTruthy();
     expect(cursors).toEqual([null, 'c1', null, 'c1']);
+  });
+});
+
+describe('a view that cannot be listed', () => {
+  it('names the company the user may not see, once', async () => {
+    const forbidden = json(
+      { type: 'x', title: 'Forbidden', status: 403, detail: 'not yours', code: 'forbidden_company' },
+      403,
+    );
+    serveList({ first: forbidden });
+    renderList({ ...DEFAULT_VIEW, company: 'globex' });
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((alert) => alert.textContent)).toEqual([
+      'You do not have access to the company “globex”. Choose another company in the switcher.',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('asks nothing for a range that ends before it starts, and lists nothing', async () => {
+    const { cursors } = serveList({});
+    renderList({ ...DEFAULT_VIEW, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
+    expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
+    expect(cursors).toEqual([]);
   });
 });

@@ -1,15 +1,20 @@
 import type { AppConfig } from '@payments/shared';
 import { type ReactNode, Suspense, useMemo } from 'react';
+import { isApiError } from '../../../lib/api-error.ts';
 import { companyNames } from '../fields/company-names.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { useCountedSummary } from '../summary/summary-cache.ts';
+import { useDisplayZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
 import { listViewQuery } from '../view/list-view.ts';
+import { ListFooter } from './list-footer.tsx';
 import { PaymentsTable } from './payments-table.tsx';
 import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
 
 const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
+const EmptyListPanel = deferredPart('EmptyListPanel');
+const FirstPageErrorPanel = deferredPart('FirstPageErrorPanel');
 
 interface Props {
   view: ListView;
@@ -27,10 +32,17 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
   const restarted = useExpiredCursorRestart(view, list);
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   // one object while the config is the same: the memoized rows compare it by identity
+  const { zone } = useDisplayZone(config.time_zone);
   const context = useMemo(
-    () => ({ timeZone: config.time_zone, amountUnit: config.amount_unit }),
-    [config.time_zone, config.amount_unit],
+    () => ({ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }),
+    [zone, config.time_zone, config.amount_unit],
   );
+  const none = list.rows.length === 0;
+  const failedFirst = list.isError && none && !list.isFetchNextPageError;
+  // empty only once the list has ended: a page may be empty while more follow
+  const empty = !list.awaitingRows && !list.isError && !list.hasNextPage && none;
+  const hasFilters =
+    view.status !== null || view.dateFrom !== null || view.dateTo !== null || view.currencies.length > 0;
   return (
     <>
       <Suspense fallback={null}>
@@ -40,14 +52,34 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
         list={list}
         group={view.group}
         companyName={companyName}
-        total={counted}
-        restarted={restarted}
         summary={summary}
         context={context}
         search={listViewQuery(view)}
         limit={view.limit}
-        hasFilters={view.status !== null || view.dateFrom !== null || view.dateTo !== null}
-        onClearFilters={() => onChange({ status: null, dateFrom: null, dateTo: null })}
+        panel={
+          <Suspense fallback={null}>
+            {empty && (
+              <EmptyListPanel
+                hasFilters={hasFilters}
+                onClearFilters={() =>
+                  onChange({ status: null, dateFrom: null, dateTo: null, currencies: [] })
+                }
+              />
+            )}
+            {failedFirst && (
+              <FirstPageErrorPanel
+                error={list.error}
+                message={
+                  isApiError(list.error) && list.error.code === 'forbidden_company'
+                    ? `You do not have access to the company “${companyName(view.company ?? config.own_company_id)}”. Choose another company in the switcher.`
+                    : undefined
+                }
+                onRetry={list.retry}
+              />
+            )}
+          </Suspense>
+        }
+        footer={<ListFooter count={list.rows.length} total={counted} list={list} restarted={restarted} />}
       />
     </>
   );

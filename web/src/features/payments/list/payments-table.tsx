@@ -1,14 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import {
-  type MouseEvent,
-  type ReactNode,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from '../../../lib/history-router.tsx';
 import {
   type ColumnVisibility,
@@ -18,9 +9,7 @@ import {
 } from '../fields/column-preferences.ts';
 import { paymentCompanyId } from '../fields/company-names.ts';
 import type { ValueContext } from '../fields/field-content.tsx';
-import { deferredPart } from '../load-deferred-parts.ts';
 import { ColumnChooser } from './column-chooser.tsx';
-import { ListFooter, type ListTotal } from './list-footer.tsx';
 import {
   columnFlex,
   NUMERIC_COLUMNS,
@@ -37,9 +26,6 @@ import { useRowFocus } from './use-row-focus.ts';
 import { CARD_HEIGHT, useSmallScreen } from './use-small-screen.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
 
-const EmptyListPanel = deferredPart('EmptyListPanel');
-const FirstPageErrorPanel = deferredPart('FirstPageErrorPanel');
-
 const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
 // work: at speed the whole window is new each frame anyway, and the rows are drawn in the frame of the scroll
@@ -49,9 +35,24 @@ const OVERSCAN = 3;
 /** No taller than the window: the first render's guess of the scroller's size, corrected once measured. */
 const FIRST_RECT = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight };
 
+/** What the table reads of its rows: the list's pages (usePaymentRows), or a search's matches. */
+export type TableRows = Pick<
+  PaymentRows,
+  | 'rows'
+  | 'companyIds'
+  | 'keys'
+  | 'extraFields'
+  | 'statuses'
+  | 'awaitingRows'
+  | 'hasNextPage'
+  | 'isFetchingNextPage'
+  | 'isFetchNextPageError'
+  | 'fetchNextPage'
+>;
+
 interface Props {
-  /** The loaded rows and where their loading stands (usePaymentRows). */
-  list: PaymentRows;
+  /** The loaded rows and where their loading stands. */
+  list: TableRows;
   /** A group's list names each row's company in a column of its own. */
   group: boolean;
   companyName: (id: string) => string;
@@ -59,14 +60,12 @@ interface Props {
   /** Current filters as `?…`, carried by detail links. */
   search: string;
   limit: number;
-  /** How many payments the view holds, once counted. */
-  total: ListTotal | null;
-  /** The list started over because its position expired. */
-  restarted: boolean;
   /** The figures of the view, beside the table's tools: the rows keep the height a bar of its own would take. */
   summary: ReactNode;
-  onClearFilters: () => void;
-  hasFilters: boolean;
+  /** What stands in the scroller where rows are missing: why there are none (empty, failed). */
+  panel: ReactNode;
+  /** Below the table: how many rows, how far their loading has come. */
+  footer: ReactNode;
 }
 
 // Module-level: a new function makes the virtualizer measure every row again.
@@ -86,11 +85,9 @@ export function PaymentsTable({
   context,
   search,
   limit,
-  total,
-  restarted,
   summary,
-  onClearFilters,
-  hasFilters,
+  panel,
+  footer,
 }: Props) {
   const { rows, companyIds, extraFields, statuses } = list;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -206,9 +203,6 @@ export function PaymentsTable({
   );
 
   const firstLoad = list.awaitingRows;
-  const failedFirst = list.isError && rows.length === 0 && !list.isFetchNextPageError;
-  // empty only once the list has ended: a page may be empty while more follow
-  const empty = !firstLoad && !list.isError && !list.hasNextPage && rows.length === 0;
 
   return (
     <section className="payments" aria-label="Payments list">
@@ -272,12 +266,9 @@ export function PaymentsTable({
             </tbody>
           )}
         </table>
-        <Suspense fallback={null}>
-          {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={onClearFilters} />}
-          {failedFirst && <FirstPageErrorPanel error={list.error} onRetry={list.retry} />}
-        </Suspense>
+        {panel}
       </div>
-      <ListFooter count={rows.length} total={total} list={list} restarted={restarted} />
+      {footer}
     </section>
   );
 }

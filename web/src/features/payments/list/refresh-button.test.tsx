@@ -11,6 +11,8 @@ const view: ListView = {
   status: null,
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: 2,
 };
 
@@ -38,13 +40,15 @@ afterEach(() => {
 });
 
 describe('RefreshButton', () => {
-  it('starts a new pagination view: drops the loaded pages and asks for the first page without a cursor', async () => {
+  it('starts a new pagination view from the first page without a cursor, the rows staying until it is in', async () => {
     // The BFF at the network boundary; after the first two pages, new payments arrive at the top.
     let firstPage = { data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true };
     const cursors: Array<string | null> = [];
+    let hold: Promise<void> = Promise.resolve();
     vi.stubGlobal('fetch', async (input: string) => {
       const cursor = new URL(input, 'http://app.test').searchParams.get('cursor');
       cursors.push(cursor);
+      await hold;
       return json(
         cursor === null ? firstPage : { data: [{ id: 'c' }, { id: 'd' }], next_cursor: 'n2', has_more: true },
       );
@@ -62,11 +66,50 @@ describe('RefreshButton', () => {
     expect(cursors).toEqual([null, 'n1']);
 
     firstPage = { data: [{ id: 'z' }, { id: 'a' }], next_cursor: 'm1', has_more: true };
+    let answer = () => {};
+    hold = new Promise((resolve) => {
+      answer = resolve;
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(cursors).toEqual([null, 'n1', null]));
+    // asked, not answered yet: the rows on screen are still there
+    expect(rows.textContent).toBe('a,b,c,d');
+    answer();
     await waitFor(() => expect(rows.textContent).toBe('z,a'));
     // let any further page requests of a "refetch every page" settle before counting
     await act(() => new Promise((resolve) => setTimeout(resolve, 30)));
     expect(cursors).toEqual([null, 'n1', null]);
     expect(rows.textContent).toBe('z,a');
+  });
+
+  it('keeps the rows when the first page fails, and says it did not refresh', async () => {
+    let fail = false;
+    vi.stubGlobal('fetch', async () =>
+      fail
+        ? new Response(
+            JSON.stringify({
+              type: 'x',
+              title: 'x',
+              status: 503,
+              detail: 'down',
+              code: 'upstream_unavailable',
+            }),
+            {
+              status: 503,
+              headers: { 'Content-Type': 'application/problem+json' },
+            },
+          )
+        : json({ data: [{ id: 'a' }], next_cursor: null, has_more: false }),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ListWithRefresh />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('rows').textContent).toBe('a'));
+    fail = true;
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.getByText(/^Not refreshed: The payments service/)).toBeTruthy());
+    expect(screen.getByTestId('rows').textContent).toBe('a');
   });
 });

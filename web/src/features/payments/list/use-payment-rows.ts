@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
-import type { ListView } from '../view/list-view.ts';
+import { type ListView, listsRows } from '../view/list-view.ts';
 import { type ListPage, paymentsQueryOptions } from './get-payments.ts';
 import { createRowMerger, type MergedRows } from './merge-rows.ts';
 
@@ -32,7 +32,9 @@ export interface PaymentRows extends MergedRows {
  * on mounting: one mounted after a failed first page would otherwise ask again, behind the list's Retry.
  */
 export function usePaymentRows(view: ListView, { watchOnly = false } = {}): PaymentRows {
-  const query = useInfiniteQuery({ ...paymentsQueryOptions(view), enabled: !watchOnly });
+  // a view with its range inverted lists nothing, and asks for nothing (the date fields say why)
+  const asks = listsRows(view);
+  const query = useInfiniteQuery({ ...paymentsQueryOptions(view), enabled: asks && !watchOnly });
   // Appending a page merges only that page; another view's pages make the merger start over by itself.
   const [merge] = useState(createRowMerger);
   const pages = query.data?.pages;
@@ -45,7 +47,8 @@ export function usePaymentRows(view: ListView, { watchOnly = false } = {}): Paym
   );
   return {
     ...merged,
-    awaitingRows: query.isPending || (merged.rows.length === 0 && query.hasNextPage && !query.isError),
+    awaitingRows:
+      asks && (query.isPending || (merged.rows.length === 0 && query.hasNextPage && !query.isError)),
     isError: query.isError,
     error: query.error,
     isFetchNextPageError,

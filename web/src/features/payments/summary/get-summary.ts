@@ -1,34 +1,14 @@
 import { type Summary, summarySchema } from '@payments/shared';
-import { ERROR_CODES, type ErrorCode } from '@payments/shared/rules';
 import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
-import type { ListView } from '../view/list-view.ts';
+import { type ListView, rangeInverted } from '../view/list-view.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
-import { serverSentEvents } from './server-sent-events.ts';
+import { eventData, serverSentEvents, streamedProblem } from './server-sent-events.ts';
 import { type SummaryProgress, summaryQueryKey } from './summary-cache.ts';
-
-function eventData(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-}
 
 function badEvent(what: string): ApiError {
   return new ApiError(200, 'bad_response', `the summary stream sent ${what}`);
-}
-
-/** An `error` event's `{code, status, detail}` as the error value a failed request would have been. */
-function streamedProblem(data: unknown): ApiError {
-  const { code, status, detail } = (data ?? {}) as { code?: unknown; status?: unknown; detail?: unknown };
-  const known = (ERROR_CODES as readonly unknown[]).includes(code);
-  return new ApiError(
-    typeof status === 'number' ? status : 502,
-    known ? (code as ErrorCode) : 'bad_response',
-    typeof detail === 'string' ? detail : 'the count failed',
-  );
 }
 
 /**
@@ -39,9 +19,10 @@ function streamedProblem(data: unknown): ApiError {
 async function* summaryUpdates(
   view: ListView,
   signal: AbortSignal,
+  fresh: boolean,
 ): AsyncGenerator<Partial<SummaryProgress>> {
   const response = await bff.api.payments.summary.$get(
-    { query: filtersQuery(view) },
+    { query: { ...filtersQuery(view), fresh: fresh ? 'true' : undefined } },
     { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
   );
   if (response.body === null) throw badEvent('no body');
@@ -60,7 +41,7 @@ async function* summaryUpdates(
       const summary: Summary = checked.data;
       yield { counted: summary.count, summary };
       return;
-    } else if (event === 'error') throw streamedProblem(body);
+    } else if (event === 'error') throw streamedProblem(body, 'the count failed');
   }
   throw new ApiError(
     0,
@@ -73,7 +54,11 @@ function summaryQueryOptions(view: ListView) {
   return queryOptions({
     queryKey: summaryQueryKey(view),
     queryFn: streamedQuery({
-      streamFn: ({ signal }) => summaryUpdates(view, signal),
+      // Figures on screen are counted again (fresh=true, past the BFF's cache): Refresh, "show", a Retry.
+      streamFn: ({ signal, client, queryKey }) =>
+        summaryUpdates(view, signal, client.getQueryData<SummaryProgress>(queryKey)?.summary != null),
+      // The figures on screen stay until new ones replace them: a count again never blanks them.
+      refetchMode: 'append',
       reducer: (progress: SummaryProgress, update: Partial<SummaryProgress>) => ({ ...progress, ...update }),
       initialValue: { counted: 0, summary: null },
     }),
@@ -83,6 +68,7 @@ function summaryQueryOptions(view: ListView) {
   });
 }
 
+/** The view's figures; none are asked for a range that ends before it starts (the date fields say why). */
 export function useSummary(view: ListView) {
-  return useQuery(summaryQueryOptions(view));
+  return useQuery({ ...summaryQueryOptions(view), enabled: !rangeInverted(view) });
 }

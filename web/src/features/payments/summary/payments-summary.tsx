@@ -10,15 +10,22 @@ const SummaryBar = deferredPart('SummaryBar');
 interface Props {
   view: ListView;
   timeZone: string;
+  /** The statuses whose totals stand apart as settled ("Completed"). */
+  settledStatuses: readonly string[] | undefined;
   onChange: (next: Partial<ListView>) => void;
 }
 
 /** The view's figures; a status among them filters the list by it. */
-export function PaymentsSummary({ view, timeZone, onChange }: Props) {
+export function PaymentsSummary({ view, timeZone, settledStatuses, onChange }: Props) {
   return (
     // the same placeholder as the bar's own while it counts: its code arriving changes nothing on screen
     <Suspense fallback={<SummaryPlaceholder view={view} />}>
-      <SummaryBar view={view} timeZone={timeZone} onStatus={(status) => onChange({ status })} />
+      <SummaryBar
+        view={view}
+        timeZone={timeZone}
+        settledStatuses={settledStatuses}
+        onStatus={(status) => onChange({ status })}
+      />
     </Suspense>
   );
 }

@@ -1,3 +1,7 @@
+import { ERROR_CODES, type ErrorCode } from '@payments/shared/rules';
+import { parseKeepingDigits } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api-error.ts';
+
 /** One event of a `text/event-stream`: its name (`message` when none is given) and its data lines joined. */
 export interface ServerSentEvent {
   event: string;
@@ -43,4 +47,24 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
     // Stopped early (the reader of the events has what it needs, or gave up): the rest is not downloaded.
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/** An event's data as JSON (ids beyond 2^53 kept as their digits), or undefined when it is not JSON. */
+export function eventData(data: string): unknown {
+  try {
+    return parseKeepingDigits(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An `error` event's `{code, status, detail}` as the error value a failed request would have been. */
+export function streamedProblem(data: unknown, fallback: string): ApiError {
+  const { code, status, detail } = (data ?? {}) as { code?: unknown; status?: unknown; detail?: unknown };
+  const known = (ERROR_CODES as readonly unknown[]).includes(code);
+  return new ApiError(
+    typeof status === 'number' ? status : 502,
+    known ? (code as ErrorCode) : 'bad_response',
+    typeof detail === 'string' ? detail : fallback,
+  );
 }

@@ -1,7 +1,8 @@
 import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { serveEventStreams } from '../testing/event-streams.ts';
 import type { ListView } from '../view/list-view.ts';
 import SummaryBar from './summary-bar.tsx';
 
@@ -11,6 +12,8 @@ const view: ListView = {
   status: null,
   dateFrom: '2026-10-01T00:00:00',
   dateTo: '2026-10-02T23:59:59',
+  currencies: [],
+  q: null,
   limit: 50,
 };
 
@@ -32,49 +35,16 @@ const summary: Summary = {
     { day: '2026-10-02', count: 345, totals: [{ currency: 'JPY', count: 344, total: '9000' }] },
   ],
   undated: 0,
+  settled: [{ currency: 'EUR', count: 11_000, total: '1000000.5' }],
+  as_of: '2026-10-03T10:42:05.000Z',
 };
 
-interface Count {
-  url: URL;
-  headers: Headers;
-  send: (event: string, data: unknown) => Promise<void>;
-  end: () => Promise<void>;
-}
+const noRetries = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
-/** The BFF's summary stream at the network boundary: each request gets a body the test writes events into. */
-function serveSummaryStreams(): Count[] {
-  const counts: Count[] = [];
-  const encoder = new TextEncoder();
-  vi.stubGlobal('fetch', async (input: string, init: RequestInit) => {
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-    });
-    const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 10)));
-    counts.push({
-      url: new URL(input, 'http://app.test'),
-      headers: new Headers(init.headers),
-      send: async (event, data) => {
-        controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-        await settle();
-      },
-      end: async () => {
-        controller.close();
-        await settle();
-      },
-    });
-    return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
-  });
-  return counts;
-}
-
-function renderBar(onStatus = vi.fn(), shown: ListView = view) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+function renderBar(onStatus = vi.fn(), shown: ListView = view, client = noRetries()) {
   render(
     <QueryClientProvider client={client}>
-      <SummaryBar view={shown} timeZone="UTC" onStatus={onStatus} />
+      <SummaryBar view={shown} timeZone="UTC" settledStatuses={['COMPLETED']} onStatus={onStatus} />
     </QueryClientProvider>,
   );
   return onStatus;
@@ -87,7 +57,7 @@ afterEach(() => {
 
 describe('SummaryBar', () => {
   it("asks for the view's figures as a stream, and shows the count so far while it runs", async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     const [count] = counts;
@@ -106,13 +76,13 @@ describe('SummaryBar', () => {
   });
 
   it('shows the count, the exact totals as money, and a count per status that filters by it', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     const onStatus = renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 100 });
     await counts[0]?.send('summary', summary);
     expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
-    const totals = screen.getByRole('list', { name: 'Totals per currency' });
+    const totals = screen.getByRole('list', { name: 'Totals per currency, all statuses' });
     // every digit the BFF summed, none rounded away by a float
     expect(totals.textContent).toContain('€1,234,567.891');
     expect(totals.textContent).toContain('¥9,000');
@@ -126,7 +96,7 @@ describe('SummaryBar', () => {
   });
 
   it('says the figures are not complete when the count stopped at its limit', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, complete: false, uninterpreted: 0 });
@@ -135,7 +105,7 @@ describe('SummaryBar', () => {
   });
 
   it('a pressed status count removes its filter again', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     const onStatus = renderBar(vi.fn(), { ...view, status: 'FAILED' });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, by_status: [{ status: 'FAILED', count: 344 }] });
@@ -146,7 +116,7 @@ describe('SummaryBar', () => {
   });
 
   it('shows why the count failed, and Retry counts again', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 200 });
@@ -161,7 +131,7 @@ describe('SummaryBar', () => {
   });
 
   it('a stream that ends without its figures is a failure, never a result', async () => {
-    const counts = serveSummaryStreams();
+    const counts = serveEventStreams();
     renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 300 });
@@ -191,5 +161,86 @@ describe('SummaryBar', () => {
       expect(screen.getByRole('status').textContent).toContain('date_to: must not be before date_from'),
     );
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('says when the count began, what its totals add, and the settled totals beside them', async () => {
+    const counts = serveEventStreams();
+    renderBar();
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    expect(screen.getByTestId('summary-as-of').textContent).toMatch(/as of (3 Oct )?10:42$/);
+    expect(screen.getByTestId('summary-totals').textContent).toMatch(
+      /^All statuses:€1,234,567.891 in 12,000/,
+    );
+    expect(screen.getByTestId('summary-settled').textContent).toMatch(/^Completed:€1,000,000.50 in 11,000/);
+    expect(screen.getByRole('list', { name: 'Completed, per currency' })).toBeTruthy();
+  });
+
+  it('with a status chosen, names it on the totals and gives no settled figure', async () => {
+    const counts = serveEventStreams();
+    renderBar(vi.fn(), { ...view, status: 'FAILED' });
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    expect(screen.getByTestId('summary-totals').textContent).toMatch(/^FAILED:/);
+    expect(screen.queryByTestId('summary-settled')).toBeNull();
+  });
+
+  it('counts again past the cache, keeping the figures on screen until the new ones arrive', async () => {
+    const counts = serveEventStreams();
+    const client = noRetries();
+    renderBar(vi.fn(), view, client);
+    await waitFor(() => expect(counts).toHaveLength(1));
+    expect(counts[0]?.url.searchParams.has('fresh')).toBe(false);
+    await counts[0]?.send('summary', summary);
+    void client.refetchQueries({ queryKey: ['summary'] }).catch(() => undefined);
+    await waitFor(() => expect(counts).toHaveLength(2));
+    expect(counts[1]?.url.searchParams.get('fresh')).toBe('true');
+    await counts[1]?.send('progress', { counted: 120 });
+    expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
+    expect(screen.getByTestId('summary-recount').textContent).toContain('counting again… 120');
+    await counts[1]?.send('summary', { ...summary, count: 12_357, as_of: '2026-10-03T10:50:00.000Z' });
+    // the stream is read a chunk a turn: on a busy machine the last event may land after the settling pause
+    await waitFor(() => expect(screen.getByTestId('summary-count').textContent).toBe('12,357 payments'));
+    expect(screen.queryByTestId('summary-recount')).toBeNull();
+  });
+
+  it('keeps the figures when counting again fails, and says so beside them', async () => {
+    const counts = serveEventStreams();
+    const client = noRetries();
+    renderBar(vi.fn(), view, client);
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', summary);
+    void client.refetchQueries({ queryKey: ['summary'] }).catch(() => undefined);
+    await waitFor(() => expect(counts).toHaveLength(2));
+    await counts[1]?.send('error', { code: 'summary_superseded', status: 409, detail: 'replaced' });
+    expect(screen.getByTestId('summary-count').textContent).toBe('12,345 payments');
+    expect(
+      screen.getByText(
+        'Could not count again: you asked for other figures since, here or in another tab, and only your latest count runs. Retry to count these again.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says nothing of a company the user may not see: the list names it, once', async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(
+          JSON.stringify({ type: 'x', title: 'x', status: 403, detail: 'no', code: 'forbidden_company' }),
+          { status: 403, headers: { 'Content-Type': 'application/problem+json' } },
+        ),
+    );
+    renderBar();
+    await waitFor(() => expect(screen.queryByTestId('summary-progress')).toBeNull());
+    expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
+    expect(screen.queryByText(/access/)).toBeNull();
+  });
+
+  it('asks nothing for a range that ends before it starts: the date field says why, once', async () => {
+    const counts = serveEventStreams();
+    renderBar(vi.fn(), { ...view, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counts).toHaveLength(0);
+    expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
   });
 });

@@ -11,7 +11,15 @@ export interface SummaryProgress {
 
 /** One count per set of filters: the page size does not change what is counted. */
 export function summaryQueryKey(view: ListView) {
-  return ['summary', view.company, view.group, view.status, view.dateFrom, view.dateTo] as const;
+  return [
+    'summary',
+    view.company,
+    view.group,
+    view.status,
+    view.dateFrom,
+    view.dateTo,
+    view.currencies.join(','),
+  ] as const;
 }
 
 /**

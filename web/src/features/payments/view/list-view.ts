@@ -1,10 +1,11 @@
 import {
   COMPANY_ID_PATTERN,
-  isDateTime,
+  KNOWN_STATUSES,
   LIMIT_DEFAULT,
   PAGE_SIZES,
   STATUS_PATTERN,
 } from '@payments/shared/rules';
+import { parseDateInput } from './typed-date.ts';
 
 /** The view the address describes. Absent values mean "no filter" (company: the user's own company). */
 export interface ListView {
@@ -15,6 +16,10 @@ export interface ListView {
   dateFrom: string | null;
   /** Inclusive upper bound, in the same format and zone as dateFrom. */
   dateTo: string | null;
+  /** The currencies kept, upper case and sorted; none: every currency. */
+  currencies: readonly string[];
+  /** What a search looks for in the view; null: the whole list. */
+  q: string | null;
   limit: number;
 }
 
@@ -24,6 +29,8 @@ export const DEFAULT_VIEW: ListView = {
   status: null,
   dateFrom: null,
   dateTo: null,
+  currencies: [],
+  q: null,
   limit: LIMIT_DEFAULT,
 };
 
@@ -31,19 +38,45 @@ export const DEFAULT_VIEW: ListView = {
 export const PARAM = {
   company: 'company',
   group: 'group',
+  q: 'q',
   status: 'status',
   dateFrom: 'date_from',
   dateTo: 'date_to',
+  currency: 'currency',
   limit: 'limit',
 } as const;
 
+/** The longest search the BFF takes. */
+const Q_MAX = 200;
+/** The most currencies one filter names (the BFF's bound). */
+const CURRENCIES_MAX = 20;
+const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+
+/** A status as the address writes it: one the dashboard knows, in any case (`completed`), is that status. */
+function statusOf(value: string | null): string | null {
+  if (value === null || !STATUS_PATTERN.test(value)) return null;
+  return KNOWN_STATUSES.find((known) => known.toLowerCase() === value.toLowerCase()) ?? value;
+}
+
+/** `EUR,usd` → `['EUR', 'USD']`; null when any part is not a currency code, or there are too many. */
+function currenciesOf(value: string | null): string[] | null {
+  if (value === null) return [];
+  const codes = [...new Set(value.split(',').map((code) => code.trim().toUpperCase()))].sort();
+  return codes.length <= CURRENCIES_MAX && codes.every((code) => CURRENCY_PATTERN.test(code)) ? codes : null;
+}
+
+function searchOf(value: string | null): string | null {
+  const q = value?.trim() ?? '';
+  return q === '' || q.length > Q_MAX ? null : q;
+}
+
 /**
  * Reads the view from a URL's query. A value that breaks a shared rule is dropped rather than sent: a hand-edited
- * or stale bookmark still opens a working view.
+ * or stale bookmark still opens a working view. Dates are read as the date fields read them (`2026-05-01` is the
+ * start of that day for date_from, its end for date_to).
  */
 export function parseListView(params: URLSearchParams): ListView {
   const company = params.get(PARAM.company);
-  const status = params.get(PARAM.status);
   const dateFrom = params.get(PARAM.dateFrom);
   const dateTo = params.get(PARAM.dateTo);
   const limitRaw = params.get(PARAM.limit);
@@ -51,10 +84,12 @@ export function parseListView(params: URLSearchParams): ListView {
   return {
     company: company !== null && COMPANY_ID_PATTERN.test(company) ? company : null,
     group: params.get(PARAM.group) === 'true',
-    status: status !== null && STATUS_PATTERN.test(status) ? status : null,
-    // A To before From is kept: the BFF refuses it with a reason the list shows, where dropping it would hide it.
-    dateFrom: dateFrom !== null && isDateTime(dateFrom) ? dateFrom : null,
-    dateTo: dateTo !== null && isDateTime(dateTo) ? dateTo : null,
+    status: statusOf(params.get(PARAM.status)),
+    // A To before From is kept: the date fields say so (rangeInverted), where dropping it would hide it.
+    dateFrom: dateFrom === null ? null : parseDateInput(dateFrom, 'from'),
+    dateTo: dateTo === null ? null : parseDateInput(dateTo, 'to'),
+    currencies: currenciesOf(params.get(PARAM.currency)) ?? [],
+    q: searchOf(params.get(PARAM.q)),
     limit:
       limitRaw !== null && /^\d+$/.test(limitRaw) && (PAGE_SIZES as readonly number[]).includes(limit)
         ? limit
@@ -62,20 +97,42 @@ export function parseListView(params: URLSearchParams): ListView {
   };
 }
 
+/** Whether the address's `currency` was dropped (a part that is no currency code). */
+export function currencyParamDropped(params: URLSearchParams): boolean {
+  return currenciesOf(params.get(PARAM.currency)) === null;
+}
+
+/** A range whose end comes before its start: it selects nothing, and nothing is asked of the BFF for it. */
+export function rangeInverted(view: Pick<ListView, 'dateFrom' | 'dateTo'>): boolean {
+  return view.dateFrom !== null && view.dateTo !== null && view.dateTo < view.dateFrom;
+}
+
+/** Whether the view names a company the user may not see (the config lists those they may). */
+export function companyUnseen(view: ListView, companies: ReadonlyArray<{ id: string }>): boolean {
+  return view.company !== null && !companies.some((company) => company.id === view.company);
+}
+
+/** Whether the view's list is asked for: not under a search (its matches show instead), nor for an inverted range. */
+export function listsRows(view: ListView): boolean {
+  return view.q === null && !rangeInverted(view);
+}
+
 /** Writes the view as a query, leaving out defaults so shared links stay short; the order is fixed. */
 function listViewSearch(view: ListView): URLSearchParams {
   const params = new URLSearchParams();
   if (view.company !== null) params.set(PARAM.company, view.company);
   if (view.group) params.set(PARAM.group, 'true');
+  if (view.q !== null) params.set(PARAM.q, view.q);
   if (view.status !== null) params.set(PARAM.status, view.status);
   if (view.dateFrom !== null) params.set(PARAM.dateFrom, view.dateFrom);
   if (view.dateTo !== null) params.set(PARAM.dateTo, view.dateTo);
+  if (view.currencies.length > 0) params.set(PARAM.currency, view.currencies.join(','));
   if (view.limit !== DEFAULT_VIEW.limit) params.set(PARAM.limit, String(view.limit));
   return params;
 }
 
-/** `?…` for links, or an empty string when the view is the default one. */
+/** `?…` for links, or an empty string when the view is the default one. Commas stay commas: `currency=EUR,USD`. */
 export function listViewQuery(view: ListView): string {
-  const search = listViewSearch(view).toString();
+  const search = listViewSearch(view).toString().replaceAll('%2C', ',');
   return search === '' ? '' : `?${search}`;
 }

@@ -2,8 +2,8 @@ import { COMPANY_HEADER } from '@payments/shared/rules';
 import type { ListView } from './list-view.ts';
 
 /**
- * The filters of a view as the BFF names them, for the list, the summary and the export alike; absent ones are
- * left out (undefined values are not sent).
+ * The filters of a view as the BFF names them, for the list, the summary, the search and the export alike; absent
+ * ones are left out (undefined values are not sent).
  */
 export function filtersQuery(view: ListView) {
   return {
@@ -11,6 +11,7 @@ export function filtersQuery(view: ListView) {
     date_from: view.dateFrom ?? undefined,
     date_to: view.dateTo ?? undefined,
     group: view.group ? ('true' as const) : undefined,
+    currency: view.currencies.length === 0 ? undefined : view.currencies.join(','),
   };
 }
 

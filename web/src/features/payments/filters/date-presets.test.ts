@@ -1,47 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DATE_PRESETS, dateInputText, parseDateInput, presetRange } from './date-range-input.ts';
-
-describe('typed dates', () => {
-  it.each([
-    ['2026-10-01', '2026-10-01T00:00:00', '2026-10-01T23:59:59'],
-    ['2026-10-01 09:30', '2026-10-01T09:30:00', '2026-10-01T09:30:59'],
-    ['2026-10-01T09:30', '2026-10-01T09:30:00', '2026-10-01T09:30:59'],
-    ['2026-10-01T09:30:15', '2026-10-01T09:30:15', '2026-10-01T09:30:15'],
-    ['  2026-10-01 9:05:00 ', '2026-10-01T09:05:00', '2026-10-01T09:05:00'],
-    ['2028-02-29', '2028-02-29T00:00:00', '2028-02-29T23:59:59'],
-  ])('reads %j as the start of what it names for From and its end for To', (typed, from, to) => {
-    expect(parseDateInput(typed, 'from')).toBe(from);
-    expect(parseDateInput(typed, 'to')).toBe(to);
-  });
-
-  it.each([
-    '2026-13-01',
-    '2026-02-30',
-    '2027-02-29',
-    '2026-10-01 24:00',
-    '2026-10-01 09:60',
-    '01.10.2026',
-    '2026-10-1',
-    '2026-10-01 09',
-    'yesterday',
-  ])('cannot read %j', (typed) => {
-    expect(parseDateInput(typed, 'from')).toBeNull();
-    expect(parseDateInput(typed, 'to')).toBeNull();
-  });
-
-  it('shows a whole day as its date and any other value to the second, and reads both back unchanged', () => {
-    expect(dateInputText('2026-10-01T00:00:00', 'from')).toBe('2026-10-01');
-    expect(dateInputText('2026-10-01T23:59:59', 'to')).toBe('2026-10-01');
-    expect(dateInputText('2026-10-01T23:59:59', 'from')).toBe('2026-10-01 23:59:59');
-    expect(dateInputText(null, 'to')).toBe('');
-    for (const [value, end] of [
-      ['2026-10-01T00:00:00', 'from'],
-      ['2026-10-01T23:59:59', 'to'],
-      ['2026-10-01T12:00:00', 'to'],
-    ] as const)
-      expect(parseDateInput(dateInputText(value, end), end)).toBe(value);
-  });
-});
+import { type DATE_PRESETS, presetRange } from './date-presets.ts';
 
 describe('date presets', () => {
   const berlin = 'Europe/Berlin';
@@ -53,7 +11,6 @@ describe('date presets', () => {
   it('counts today in the configured zone, not in UTC: 00:30 in Berlin on the night summer time starts', () => {
     // 22:30 UTC on 29 March 2026 is 00:30 CEST on the 30th, and the 29th was 23 hours long
     expect(range('Today', '2026-03-29T22:30:00Z')).toBe('2026-03-30T00:00:00 – 2026-03-30T23:59:59');
-    expect(range('Yesterday', '2026-03-29T22:30:00Z')).toBe('2026-03-29T00:00:00 – 2026-03-29T23:59:59');
     expect(range('Today', '2026-03-29T22:30:00Z', 'UTC')).toBe('2026-03-29T00:00:00 – 2026-03-29T23:59:59');
     // 21:30 UTC the same evening is still the 29th in Berlin
     expect(range('Today', '2026-03-29T21:30:00Z')).toBe('2026-03-29T00:00:00 – 2026-03-29T23:59:59');
@@ -72,10 +29,28 @@ describe('date presets', () => {
     expect(range('Last month', '2026-03-31T12:00:00Z')).toBe('2026-02-01T00:00:00 – 2026-02-28T23:59:59');
     expect(range('Last month', '2028-03-01T12:00:00Z')).toBe('2028-02-01T00:00:00 – 2028-02-29T23:59:59');
     expect(range('This month', '2026-04-30T21:59:59Z')).toBe('2026-04-01T00:00:00 – 2026-04-30T23:59:59');
-    expect(range('Yesterday', '2026-03-01T12:00:00Z')).toBe('2026-02-28T00:00:00 – 2026-02-28T23:59:59');
   });
 
   it('takes seven days with today as the last, across the end of a month', () => {
     expect(range('Last 7 days', '2026-03-03T08:00:00Z')).toBe('2026-02-25T00:00:00 – 2026-03-03T23:59:59');
+  });
+
+  it('takes thirty days with today as the last, across a leap day', () => {
+    expect(range('Last 30 days', '2028-03-15T08:00:00Z')).toBe('2028-02-15T00:00:00 – 2028-03-15T23:59:59');
+  });
+
+  it('counts quarters from January, April, July and October, the last one across the year', () => {
+    expect(range('This quarter', '2026-05-20T10:00:00Z')).toBe('2026-04-01T00:00:00 – 2026-06-30T23:59:59');
+    expect(range('Last quarter', '2026-05-20T10:00:00Z')).toBe('2026-01-01T00:00:00 – 2026-03-31T23:59:59');
+    expect(range('This quarter', '2026-12-31T12:00:00Z')).toBe('2026-10-01T00:00:00 – 2026-12-31T23:59:59');
+    expect(range('Last quarter', '2026-02-10T10:00:00Z')).toBe('2025-10-01T00:00:00 – 2025-12-31T23:59:59');
+    // 23:30 UTC on 30 June is 1 July in Berlin: the third quarter has begun there
+    expect(range('This quarter', '2026-06-30T23:30:00Z')).toBe('2026-07-01T00:00:00 – 2026-09-30T23:59:59');
+  });
+
+  it('takes the year to date from 1 January to today, and last year whole', () => {
+    expect(range('Year to date', '2026-05-20T10:00:00Z')).toBe('2026-01-01T00:00:00 – 2026-05-20T23:59:59');
+    expect(range('Last year', '2026-05-20T10:00:00Z')).toBe('2025-01-01T00:00:00 – 2025-12-31T23:59:59');
+    expect(range('Last year', '2026-12-31T23:30:00Z')).toBe('2026-01-01T00:00:00 – 2026-12-31T23:59:59');
   });
 });

@@ -1,0 +1,26 @@
+import { useId } from 'react';
+import { browserZone, useDisplayZone, type ZoneChoice } from '../view/display-zone.ts';
+
+/**
+ * The zones a user may read times in, each applied at once and remembered in this browser: the company's (the
+ * default, in which the filters and presets count), the browser's own, or UTC.
+ */
+export function ZoneMenu({ companyZone }: { companyZone: string }) {
+  const { choice, choose } = useDisplayZone(companyZone);
+  const name = useId();
+  const options: ReadonlyArray<[ZoneChoice, string]> = [
+    ['company', `The company's zone, ${companyZone}`],
+    ['browser', `This browser's zone, ${browserZone()}`],
+    ['utc', 'UTC'],
+  ];
+  return (
+    <fieldset className="zone-menu">
+      <legend>Show times in</legend>
+      {options.map(([value, text]) => (
+        <label key={value} className="zone-menu__option">
+          <input type="radio" name={name} checked={choice === value} onChange={() => choose(value)} /> {text}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

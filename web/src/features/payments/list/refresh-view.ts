@@ -1,0 +1,25 @@
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { searchQueryKey } from '../search/search-cache.ts';
+import { summaryQueryKey } from '../summary/summary-cache.ts';
+import type { ListView } from '../view/list-view.ts';
+import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
+
+/**
+ * The view again, as it is now: its list from a new first page (a new pagination session), its figures counted
+ * again past the BFF's cache, its search run again. The rows on screen stay until the new first page replaces
+ * them, and the figures until the new ones arrive: nothing blanks. Rejects with the first page's failure, the
+ * rows shown then staying as they were.
+ */
+export async function refreshView(client: QueryClient, view: ListView): Promise<void> {
+  // the summary's query knows how to count again (its code is in the deferred chunk); a view not counted yet
+  // has nothing to refresh there
+  void client.refetchQueries({ queryKey: summaryQueryKey(view), exact: true });
+  if (view.q !== null) {
+    await client.refetchQueries({ queryKey: searchQueryKey(view), exact: true });
+    return;
+  }
+  const key = paymentsQueryKey(view);
+  await client.cancelQueries({ queryKey: key, exact: true });
+  const first = await getPaymentsPage(view, null);
+  client.setQueryData<InfiniteData<ListPage, string | null>>(key, { pages: [first], pageParams: [null] });
+}

@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import type { ListPage } from '../list/get-payments.ts';
+import { createRowMerger, type MergedRows } from '../list/merge-rows.ts';
+import type { ListView } from '../view/list-view.ts';
+
+/** A search as it streams in: what it expects to read, what it read, the matches in the order they came. */
+export interface SearchProgress {
+  /** Rows the view holds, when a count of it was at hand (the BFF's cached summary); else null. */
+  estimate: number | null;
+  /** Companies walked side by side. */
+  companies: number;
+  read: number;
+  /** Each `match` event as a page: its rows and their companies. */
+  pages: readonly ListPage[];
+  /** Set by the stream's last event: matches sent, and false when it stopped at its limit of matches. */
+  done: { found: number; complete: boolean } | null;
+}
+
+/** One search per view and text; the page size does not change what is found. */
+export function searchQueryKey(view: ListView) {
+  return [
+    'search',
+    view.company,
+    view.group,
+    view.status,
+    view.dateFrom,
+    view.dateTo,
+    view.currencies.join(','),
+    view.q,
+  ] as const;
+}
+
+/**
+ * The view's matches as rows, read from the cache as the search fills it (its stream reader loads with the
+ * results, not with the first view): the drawer opens a payment from them as from the list's rows.
+ */
+export function useSearchRows(view: ListView): MergedRows {
+  const client = useQueryClient();
+  const key = searchQueryKey(view);
+  const subscribe = useCallback(
+    (onChange: () => void) => client.getQueryCache().subscribe(onChange),
+    [client],
+  );
+  const pages = useSyncExternalStore(
+    subscribe,
+    () => client.getQueryData<SearchProgress>(key)?.pages ?? NO_PAGES,
+  );
+  const [merge] = useState(createRowMerger);
+  return useMemo(() => merge(pages), [merge, pages]);
+}
+
+const NO_PAGES: readonly ListPage[] = [];

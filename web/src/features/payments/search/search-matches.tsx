@@ -1,0 +1,31 @@
+import type { AppConfig } from '@payments/shared';
+import { type ReactNode, Suspense } from 'react';
+import { deferredPart } from '../load-deferred-parts.ts';
+import type { ListView } from '../view/list-view.ts';
+
+const SearchResults = deferredPart('SearchResults');
+
+interface Props {
+  view: ListView;
+  config: AppConfig;
+  summary: ReactNode;
+  onChange: (next: Partial<ListView>) => void;
+}
+
+/** The matches of the view's search, in place of its list. */
+export function SearchMatches(props: Props) {
+  return (
+    <Suspense
+      fallback={
+        <section className="payments" aria-label="Payments list" aria-busy="true">
+          <div className="payments__tools">{props.summary}</div>
+          <p className="payments__footer" role="status">
+            Searching…
+          </p>
+        </section>
+      }
+    >
+      <SearchResults {...props} />
+    </Suspense>
+  );
+}
