@@ -1,5 +1,6 @@
 import {
   answerUnavailable,
+  companiesOf,
   expect,
   renderedIds,
   sandboxIds,
@@ -8,6 +9,7 @@ import {
   signInByApi,
   test,
 } from './fixtures.ts';
+import { stack } from './stack.ts';
 
 test.beforeEach(async ({ page }) => {
   await signInByApi(page);
@@ -69,9 +71,14 @@ test('a deep link opens the drawer on a fresh page, paging through the view to f
 test('a deep link to a payment outside the view says so instead of showing something else', async ({
   page,
 }) => {
+  const companies = (await companiesOf(stack.sandboxCredentials)).length;
   await page.goto('/payments/pay_does_not_exist?company=acme-jp&status=FAILED');
   const drawer = page.getByRole('dialog', { name: 'Payment pay_does_not_exist' });
-  await expect(drawer).toContainText('is not among the');
+  // not in the view, so looked for in every company the user may see, and in none of them
+  await expect(drawer.getByTestId('payment-not-found')).toContainText(
+    `Payment pay_does_not_exist is in none of the companies you may see. Looked in ${companies} companies,`,
+    { timeout: 20_000 },
+  );
   await expect(drawer.locator('dd')).toHaveCount(0);
 });
 

@@ -1,3 +1,4 @@
+import { LIMIT_MAX } from '@payments/shared';
 import type { Page, Route } from '@playwright/test';
 import { companiesOf, expect, renderedIds, signInByApi, test } from './fixtures.ts';
 import { stack } from './stack.ts';
@@ -32,8 +33,10 @@ async function servePages(page: Page, pages: Record<string, CraftedPage>, delayM
   await page.route('**/api/payments?*', async (route: Route) => {
     const request = new URL(route.request().url());
     const cursor = request.searchParams.get('cursor');
-    // the freshness poll asks for the first page in the background: not a page of the list
-    if (route.request().headers()['x-background'] !== '1') cursors.push(cursor);
+    // the freshness poll asks for the first page at the largest limit: not a page of the list (the X-Background
+    // header no longer tells them apart: every request the user did not cause is sent with it)
+    const poll = cursor === null && request.searchParams.get('limit') === String(LIMIT_MAX);
+    if (!poll) cursors.push(cursor);
     const body = pages[cursor ?? 'first'];
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (!body) return route.fulfill({ status: 500, body: `no crafted page for ${cursor}` });
@@ -167,8 +170,10 @@ test('a next page refused because its position expired starts the list over, and
 }) => {
   const cursors: Array<string | null> = [];
   await page.route('**/api/payments?*', async (route) => {
-    if (route.request().headers()['x-background'] === '1') return route.continue();
-    const cursor = new URL(route.request().url()).searchParams.get('cursor');
+    const url = new URL(route.request().url());
+    const cursor = url.searchParams.get('cursor');
+    // the freshness poll (the first page at the largest limit) is not a page of the list
+    if (cursor === null && url.searchParams.get('limit') === String(LIMIT_MAX)) return route.continue();
     cursors.push(cursor);
     if (cursor === null || cursors.filter((asked) => asked !== null).length > 1) return route.continue();
     await route.fulfill({

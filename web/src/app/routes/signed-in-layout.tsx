@@ -1,6 +1,6 @@
 import type { AppConfig } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { EnvironmentBadge } from '../../components/environment-badge.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
@@ -29,6 +29,9 @@ export function SignedInLayout() {
 
   // The session is over (a 401, or the idle watch at its deadline): to sign-in, back here after. Ended for want
   // of use, the page says so, with the username kept (never the password).
+  // Where leave() sent the user, with why: the session check that follows (the cleared cache asks again, and is
+  // told "not signed in") must not replace it with a sign-in page that no longer says why.
+  const ended = useRef<{ to: string; state?: unknown } | null>(null);
   const leave = useCallback(
     (why: SessionEnd) => {
       const session = queryClient.getQueryData(sessionQueryOptions.queryKey);
@@ -36,14 +39,13 @@ export function SignedInLayout() {
       if (!session) return;
       const idleSeconds = queryClient.getQueryData(appConfigQueryOptions.queryKey)?.session_idle_seconds;
       const at = `${window.location.pathname}${window.location.search}`;
+      ended.current =
+        why === 'idle'
+          ? { to: signInPath(at, 'idle'), state: idleSignOutState(session.username, idleSeconds) }
+          : { to: signInPath(at, 'expired') };
       queryClient.clear();
       resetSessionClock();
-      if (why === 'idle')
-        navigate(signInPath(at, 'idle'), {
-          replace: true,
-          state: idleSignOutState(session.username, idleSeconds),
-        });
-      else navigate(signInPath(at, 'expired'), { replace: true });
+      navigate(ended.current.to, { replace: true, state: ended.current.state });
     },
     [navigate, queryClient],
   );
@@ -68,7 +70,8 @@ export function SignedInLayout() {
   }, [config.data]);
 
   if (session.isSuccess && session.data === null) {
-    return <Navigate to={signInPath(here)} replace />;
+    const to = ended.current ?? { to: signInPath(here) };
+    return <Navigate to={to.to} state={to.state} replace />;
   }
   if (session.isPending || (signedIn && config.isPending))
     return <PageLoading label="Loading the dashboard…" />;
