@@ -3,7 +3,7 @@ import { BACKGROUND_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import type { ListView } from '../view/list-view.ts';
+import { filtersKey, type ListView } from '../view/list-view.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
 
 /** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
@@ -59,16 +59,7 @@ export async function getPaymentsPage(
 
 /** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
 export function paymentsQueryKey(view: ListView) {
-  return [
-    'payments',
-    view.company,
-    view.group,
-    view.status,
-    view.dateFrom,
-    view.dateTo,
-    view.currencies.join(','),
-    view.limit,
-  ] as const;
+  return ['payments', ...filtersKey(view), view.limit] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ListPage } from '../list/get-payments.ts';
 import { createRowMerger, type MergedRows } from '../list/merge-rows.ts';
-import type { ListView } from '../view/list-view.ts';
+import { filtersKey, type ListView } from '../view/list-view.ts';
 
 /** A search as it streams in: what it expects to read, what it read, the matches in the order they came. */
 export interface SearchProgress {
@@ -19,16 +19,7 @@ export interface SearchProgress {
 
 /** One search per view and text; the page size does not change what is found. */
 export function searchQueryKey(view: ListView) {
-  return [
-    'search',
-    view.company,
-    view.group,
-    view.status,
-    view.dateFrom,
-    view.dateTo,
-    view.currencies.join(','),
-    view.q,
-  ] as const;
+  return ['search', ...filtersKey(view), view.q] as const;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Summary } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
-import type { ListView } from '../view/list-view.ts';
+import { filtersKey, type ListView } from '../view/list-view.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
 export interface SummaryProgress {
@@ -11,15 +11,7 @@ export interface SummaryProgress {
 
 /** One count per set of filters: the page size does not change what is counted. */
 export function summaryQueryKey(view: ListView) {
-  return [
-    'summary',
-    view.company,
-    view.group,
-    view.status,
-    view.dateFrom,
-    view.dateTo,
-    view.currencies.join(','),
-  ] as const;
+  return ['summary', ...filtersKey(view)] as const;
 }
 
 /**
