@@ -4,7 +4,7 @@ import { type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from '../../../lib/history-router.tsx';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
-import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { activeFilterCount, DEFAULT_VIEW, type ListView, NO_FILTERS } from '../view/list-view.ts';
 import { CurrencyFilter } from './currency-filter.tsx';
 import { PaymentsFilters } from './payments-filters.tsx';
 
@@ -29,9 +29,7 @@ interface Props {
 export function FiltersToolbar({ view, config, onChange, switcher, search, children }: Props) {
   const [params] = useSearchParams();
   const [open, setOpen] = useState(false);
-  const activeFilters =
-    [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length +
-    (view.currencies.length > 0 ? 1 : 0);
+  const activeFilters = activeFilterCount(view);
   // the statuses the dashboard knows, and any other the loaded rows hold
   const { statuses: seen } = usePaymentRows(view, { watchOnly: true });
   const statuses = useMemo(() => {
@@ -64,15 +62,7 @@ export function FiltersToolbar({ view, config, onChange, switcher, search, child
           timeZone={config.time_zone}
           currency={<CurrencyFilter view={view} onChange={onChange} />}
           onChange={onChange}
-          onClear={() =>
-            onChange({
-              status: null,
-              dateFrom: null,
-              dateTo: null,
-              currencies: [],
-              limit: DEFAULT_VIEW.limit,
-            })
-          }
+          onClear={() => onChange({ ...NO_FILTERS, limit: DEFAULT_VIEW.limit })}
         />
         <div className="toolbar__end">{children}</div>
       </div>

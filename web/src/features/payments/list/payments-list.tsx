@@ -5,8 +5,7 @@ import { companyNames } from '../fields/company-names.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { useCountedSummary } from '../summary/summary-cache.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
-import type { ListView } from '../view/list-view.ts';
-import { listViewQuery } from '../view/list-view.ts';
+import { activeFilterCount, type ListView, listViewQuery, NO_FILTERS } from '../view/list-view.ts';
 import { ListFooter } from './list-footer.tsx';
 import { PaymentsTable } from './payments-table.tsx';
 import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
@@ -41,8 +40,7 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
   const failedFirst = list.isError && none && !list.isFetchNextPageError;
   // empty only once the list has ended: a page may be empty while more follow
   const empty = !list.awaitingRows && !list.isError && !list.hasNextPage && none;
-  const hasFilters =
-    view.status !== null || view.dateFrom !== null || view.dateTo !== null || view.currencies.length > 0;
+  const hasFilters = activeFilterCount(view) > 0;
   return (
     <>
       <Suspense fallback={null}>
@@ -58,14 +56,7 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
         limit={view.limit}
         panel={
           <Suspense fallback={null}>
-            {empty && (
-              <EmptyListPanel
-                hasFilters={hasFilters}
-                onClearFilters={() =>
-                  onChange({ status: null, dateFrom: null, dateTo: null, currencies: [] })
-                }
-              />
-            )}
+            {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={() => onChange(NO_FILTERS)} />}
             {failedFirst && (
               <FirstPageErrorPanel
                 error={list.error}

@@ -34,6 +34,22 @@ export const DEFAULT_VIEW: ListView = {
   limit: LIMIT_DEFAULT,
 };
 
+/** The filters cleared, as "Clear filters" sets them: the company, the group, the search and the page size stay. */
+export const NO_FILTERS: Pick<ListView, 'status' | 'dateFrom' | 'dateTo' | 'currencies'> = {
+  status: null,
+  dateFrom: null,
+  dateTo: null,
+  currencies: [],
+};
+
+/** How many filters the view has set (its currencies count as one). */
+export function activeFilterCount(view: ListView): number {
+  return (
+    [view.status, view.dateFrom, view.dateTo].filter((value) => value !== null).length +
+    (view.currencies.length > 0 ? 1 : 0)
+  );
+}
+
 /** Search parameter names, the same as the API's so a URL reads like the request it makes. */
 export const PARAM = {
   company: 'company',
