@@ -32,6 +32,10 @@ export function SignedInLayout() {
   // Where leave() sent the user, with why: the session check that follows (the cleared cache asks again, and is
   // told "not signed in") must not replace it with a sign-in page that no longer says why.
   const ended = useRef<{ to: string; state?: unknown } | null>(null);
+  // Signed in at some point of this mount: a session check that then says "not signed in" is an expiry too (it may
+  // answer before the 401 of a data request has called leave()).
+  const wasSignedIn = useRef(false);
+  if (session.data) wasSignedIn.current = true;
   const leave = useCallback(
     (why: SessionEnd) => {
       const session = queryClient.getQueryData(sessionQueryOptions.queryKey);
@@ -70,7 +74,7 @@ export function SignedInLayout() {
   }, [config.data]);
 
   if (session.isSuccess && session.data === null) {
-    const to = ended.current ?? { to: signInPath(here) };
+    const to = ended.current ?? { to: signInPath(here, wasSignedIn.current ? 'expired' : undefined) };
     return <Navigate to={to.to} state={to.state} replace />;
   }
   if (session.isPending || (signedIn && config.isPending))
