@@ -1,5 +1,5 @@
 import type { PaymentPage } from '@payments/shared';
-import type { CallContext, ListRequest, UpstreamClientOptions, UpstreamResult } from './upstream-client.ts';
+import type { CallContext, ListRequest, UpstreamObservation, UpstreamResult } from './upstream-calls.ts';
 import { abortedFailure } from './upstream-failures.ts';
 
 /** Answers kept for reuse at most (pages of 100 records: a few MB). */
@@ -12,7 +12,7 @@ const REUSE_ENTRIES = 256;
  */
 export function sharedCalls(
   fetchPage: (query: ListRequest, context: CallContext) => Promise<UpstreamResult<PaymentPage>>,
-  options: Pick<UpstreamClientOptions, 'pageReuseMs' | 'observe'>,
+  options: { pageReuseMs?: number | undefined; observe?: ((event: UpstreamObservation) => void) | undefined },
 ) {
   const reuseMs = options.pageReuseMs ?? 0;
   const inFlight = new Map<

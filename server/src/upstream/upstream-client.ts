@@ -4,15 +4,11 @@ import { Agent, type Dispatcher } from 'undici';
 import { header, readPage } from './page-reading.ts';
 import { backoffDelay, parseRetryAfter, RETRYABLE_STATUSES } from './retry-policy.ts';
 import { sharedCalls } from './shared-calls.ts';
-import type { AttemptEnd, RequestClass, UpstreamBudget } from './upstream-budget.ts';
-import {
-  abortedFailure,
-  errorCode,
-  type FailedAttempt,
-  failureOf,
-  type UpstreamFailure,
-} from './upstream-failures.ts';
+import type { AttemptEnd, UpstreamBudget } from './upstream-budget.ts';
+import type { CallContext, ListRequest, UpstreamObservation, UpstreamResult } from './upstream-calls.ts';
+import { abortedFailure, errorCode, type FailedAttempt, failureOf } from './upstream-failures.ts';
 
+export type { CallContext, ListRequest, UpstreamResult } from './upstream-calls.ts';
 export type { UpstreamFailure } from './upstream-failures.ts';
 
 export interface UpstreamCredentials {
@@ -62,37 +58,12 @@ export interface UpstreamClientOptions {
   observe?: (event: UpstreamObservation) => void;
 }
 
-type UpstreamObservation =
-  | { kind: 'attempt'; cls: RequestClass; outcome: string; seconds: number }
-  | { kind: 'shared'; how: 'in_flight' | 'reused' };
-
 export interface UpstreamLogEvent {
   event: 'upstream_attempt_failed';
   attempt: number;
   outcome: string;
   status?: number;
   content_type?: string;
-}
-
-/** One list request as the upstream receives it; values are already validated by the caller. */
-export interface ListRequest {
-  limit: number;
-  cursor?: string | undefined;
-  status?: string | undefined;
-  date_from?: string | undefined;
-}
-
-export type UpstreamResult<T> =
-  | { ok: true; value: T; attempts: number }
-  | { ok: false; failure: UpstreamFailure; attempts: number };
-
-export interface CallContext {
-  companyId: string;
-  signal?: AbortSignal | undefined;
-  /** Who waits for the answer: a person's page is served first and tried briefly; a walk's tries harder. */
-  cls?: RequestClass | undefined;
-  /** Whose turn it is: users take turns within a class. */
-  user?: string | undefined;
 }
 
 export interface UpstreamClient {
