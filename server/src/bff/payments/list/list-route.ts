@@ -4,14 +4,13 @@ import type { Settings } from '../../../config/settings.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
-import { busyWalks } from '../summary/summary-route.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
 import { type ListPage, type MemberPlace, nextListPage } from '../walk/list-page.ts';
 import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
-import type { WalkPlaces } from '../walk/walk-places.ts';
+import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /** Whether the list passes over rows the upstream sends (newer than date_to, of other currencies). */

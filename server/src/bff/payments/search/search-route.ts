@@ -7,7 +7,6 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
-import { busyWalks } from '../summary/summary-route.ts';
 import { type SummaryRuns, summaryKey } from '../summary/summary-runs.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
@@ -15,7 +14,7 @@ import type { CompanyScope } from '../walk/company-scope.ts';
 import { idText } from '../walk/row-key.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { type View, viewOf } from '../walk/view.ts';
-import type { WalkPlaces } from '../walk/walk-places.ts';
+import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk } from '../walk/walk-plan.ts';
 import { paymentMatcher } from './payment-match.ts';
 

@@ -11,7 +11,7 @@ import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
-import type { WalkPlaces } from '../walk/walk-places.ts';
+import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk } from '../walk/walk-plan.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import { type SummaryRuns, summaryKey } from './summary-runs.ts';
@@ -186,7 +186,3 @@ export function summaryRoute(parts: {
     });
   });
 }
-
-/** Why a walk was refused: the user's places are all taken. */
-export const busyWalks = (places: number) =>
-  `you have ${places} counts, searches or downloads running already; wait for one to finish`;

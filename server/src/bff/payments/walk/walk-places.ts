@@ -12,3 +12,7 @@ export function createWalkPlaces(leases: Leases, perUser: number) {
 }
 
 export type WalkPlaces = ReturnType<typeof createWalkPlaces>;
+
+/** Why a walk was refused: the user's places are all taken. */
+export const busyWalks = (places: number) =>
+  `you have ${places} counts, searches or downloads running already; wait for one to finish`;
