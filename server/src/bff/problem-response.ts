@@ -19,3 +19,13 @@ export function problemResponse<S extends ContentfulStatusCode>(
   if (options.retryAfterSeconds !== undefined) headers['retry-after'] = String(options.retryAfterSeconds);
   return c.json(problem(code, status, detail, options.extra), status, headers);
 }
+
+/** A refusal decided away from HTTP (a view out of the user's scope, an upstream failure) as its problem. */
+export function problemFrom<S extends ContentfulStatusCode>(
+  c: Context,
+  refusal: { code: ErrorCode; status: S; detail: string; retryAfterSeconds?: number | undefined },
+) {
+  return problemResponse(c, refusal.code, refusal.status, refusal.detail, {
+    retryAfterSeconds: refusal.retryAfterSeconds,
+  });
+}

@@ -1,16 +1,16 @@
-import { exportQuerySchema } from '@payments/shared';
+import { COMPANY_HEADER, exportQuerySchema } from '@payments/shared';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Settings } from '../../../config/settings.ts';
 import { type Logger, logEvent } from '../../../runtime/logger.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
-import { problemResponse } from '../../problem-response.ts';
+import { problemFrom, problemResponse } from '../../problem-response.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type RowsEnd, type ViewRow, viewRows } from '../walk/ordered-walk.ts';
-import { upstreamProblem, viewOf } from '../walk/view.ts';
+import { viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import type { FileRows } from './csv-body.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
@@ -103,8 +103,8 @@ export function exportRoute(
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
     const { columns, tz, ...query } = c.req.valid('query');
     const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
-    const chosen = viewOf(c, parts.scope, query);
-    if (!chosen.ok) return chosen.response;
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
     const fileName = exportFileName({
       company: view.company,
@@ -160,7 +160,7 @@ export function exportRoute(
     if (first.done && !first.value.ok) {
       walk.abort();
       leave();
-      return upstreamProblem(c, first.value.failure);
+      return problemFrom(c, first.value.failure);
     }
     const firstRows = first.done ? [] : first.value;
     // A walk that ended with its first answer (an empty view) ends the file after its header.

@@ -1,15 +1,15 @@
-import { listQuerySchema } from '@payments/shared';
+import { COMPANY_HEADER, listQuerySchema } from '@payments/shared';
 import { Hono } from 'hono';
 import type { Settings } from '../../../config/settings.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
-import { problemResponse } from '../../problem-response.ts';
+import { problemFrom, problemResponse } from '../../problem-response.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
 import { type ListPage, type MemberPlace, nextListPage } from '../walk/list-page.ts';
-import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
@@ -58,8 +58,8 @@ export function listRoute(parts: {
 
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
     const { limit, cursor, ...query } = c.req.valid('query');
-    const chosen = viewOf(c, parts.scope, query);
-    if (!chosen.ok) return chosen.response;
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
     const binding = { user: view.user.username, company: view.company, ...query };
     let places: MemberPlace[];
@@ -115,7 +115,7 @@ export function listRoute(parts: {
         422,
         `more than ${settings.DATE_TO_MAX_SKIP_PAGES} pages of payments lie before this period; set a date_from closer to it`,
       );
-    if (!page.ok) return upstreamProblem(c, page.failure);
+    if (!page.ok) return problemFrom(c, page.failure);
     const more = page.places.some((place) => place.position !== null);
     const nextCursor = more ? await cursors.seal(page.places, binding) : null;
     const data = page.rows.map((row) => row.record);

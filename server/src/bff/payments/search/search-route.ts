@@ -1,4 +1,4 @@
-import { findQuerySchema, type Payment, searchQuerySchema } from '@payments/shared';
+import { COMPANY_HEADER, findQuerySchema, type Payment, searchQuerySchema } from '@payments/shared';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Settings } from '../../../config/settings.ts';
@@ -6,7 +6,7 @@ import type { Leases } from '../../../shared-state/index.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
-import { problemResponse } from '../../problem-response.ts';
+import { problemFrom, problemResponse } from '../../problem-response.ts';
 import { type SummaryRuns, summaryKey } from '../summary/summary-runs.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
@@ -165,8 +165,8 @@ export function searchRoutes(parts: {
   return new Hono<BffEnv>()
     .get('/search', validQuery(searchQuerySchema), async (c) => {
       const { q, ...query } = c.req.valid('query');
-      const chosen = viewOf(c, parts.scope, query);
-      if (!chosen.ok) return chosen.response;
+      const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+      if (!chosen.ok) return problemFrom(c, chosen);
       return stream(c, chosen.view, paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT), false);
     })
     .get('/find', validQuery(findQuerySchema), async (c) => {

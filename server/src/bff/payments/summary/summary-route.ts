@@ -1,16 +1,16 @@
-import { type Summary, summaryQuerySchema } from '@payments/shared';
+import { COMPANY_HEADER, type Summary, summaryQuerySchema } from '@payments/shared';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Settings } from '../../../config/settings.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
-import { problemResponse } from '../../problem-response.ts';
+import { problemFrom, problemResponse } from '../../problem-response.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
-import { upstreamProblem, type View, viewOf } from '../walk/view.ts';
+import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk } from '../walk/walk-plan.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
@@ -118,8 +118,8 @@ export function summaryRoute(parts: {
 
   return new Hono<BffEnv>().get('/', validQuery(summaryQuerySchema), async (c) => {
     const { fresh, ...query } = c.req.valid('query');
-    const chosen = viewOf(c, parts.scope, query);
-    if (!chosen.ok) return chosen.response;
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
     const user = view.user.username;
     const key = summaryKey(view);
@@ -159,7 +159,7 @@ export function summaryRoute(parts: {
     if (!streaming) {
       const outcome = await figures(() => {}).finally(() => claim?.leave());
       if (outcome === 'left') return claim?.lost.aborted ? superseded() : c.body(null, 204);
-      return 'count' in outcome ? c.json(outcome, 200) : upstreamProblem(c, outcome);
+      return 'count' in outcome ? c.json(outcome, 200) : problemFrom(c, outcome);
     }
     return streamSSE(c, async (stream) => {
       try {

@@ -1,9 +1,4 @@
-import { COMPANY_HEADER } from '@payments/shared';
-import type { Context } from 'hono';
-import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { AuthUser } from '../../auth/index.ts';
-import type { BffEnv } from '../../bff-env.ts';
-import { problemResponse } from '../../problem-response.ts';
 import type { CompanyScope } from './company-scope.ts';
 
 /** What a list, a summary or an export is of: whose, which companies, which filters. */
@@ -32,13 +27,16 @@ type ViewQuery = {
 
 /**
  * The view a request asks for, its company checked against the user's scope before anything goes upstream; or
- * the problem to answer.
+ * why not, for the route to answer as a problem.
  */
-export function viewOf(c: Context<BffEnv>, scope: CompanyScope, query: ViewQuery) {
-  const user = c.get('user');
-  const choice = scope.choose(user, c.req.header(COMPANY_HEADER));
-  if (!choice.ok)
-    return { ok: false as const, response: problemResponse(c, choice.code, choice.status, choice.detail) };
+export function viewOf(
+  user: AuthUser,
+  companyHeader: string | undefined,
+  scope: CompanyScope,
+  query: ViewQuery,
+) {
+  const choice = scope.choose(user, companyHeader);
+  if (!choice.ok) return choice;
   const group = query.group === 'true';
   const view: View = {
     user,
@@ -50,11 +48,4 @@ export function viewOf(c: Context<BffEnv>, scope: CompanyScope, query: ViewQuery
     currencies: query.currency?.split(','),
   };
   return { ok: true as const, view };
-}
-
-/** An upstream failure as the problem the browser sees. */
-export function upstreamProblem(c: Context<BffEnv>, failure: UpstreamFailure) {
-  return problemResponse(c, failure.code, failure.status, failure.detail, {
-    retryAfterSeconds: failure.retryAfterSeconds,
-  });
 }
