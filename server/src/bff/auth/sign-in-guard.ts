@@ -78,7 +78,8 @@ export function createSignInGuard(
 
   /**
    * A wrong second-factor code: it counts against the pair, the address and the device, never against the
-   * user, so a guesser without the code cannot get the real user's checks spaced out.
+   * user's password checks, so a guesser without the code cannot get them spaced out (code-guard.ts limits the
+   * codes judged per user).
    */
   async function failCode(user: string, address: string, device: string | null = null): Promise<void> {
     const keys = keysOf(user, address);
