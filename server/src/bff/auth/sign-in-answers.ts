@@ -32,6 +32,14 @@ export const signInAnswers = (c: Context<BffEnv>) => ({
       `many wrong codes were tried for this username lately, so its codes are taken one at a time: try again in about ${about(retryAfterSeconds)}. A browser you signed in with before is not slowed.`,
       { retryAfterSeconds },
     ),
+  lineFull: (retryAfterSeconds: number) =>
+    problemResponse(
+      c,
+      'rate_limited',
+      429,
+      `many wrong passwords were tried for this username lately, so its sign-ins are slowed and taken in turn, and every place within the next 15 min is taken: ask again in ${retryAfterSeconds} s. Sign-ins from a browser you signed in with before, or with a code from an authenticator app, are not slowed.`,
+      { retryAfterSeconds },
+    ),
   passwordsSlowed: (retryAfterSeconds: number, turnInSeconds: number) =>
     problemResponse(
       c,

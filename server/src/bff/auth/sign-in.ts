@@ -86,7 +86,9 @@ export function createSignIn(parts: SignInParts) {
     if (!verdict.allowed)
       return verdict.reason === 'busy'
         ? answers.busy(verdict.retryAfterSeconds)
-        : answers.passwordsSlowed(verdict.retryAfterSeconds, verdict.turnInSeconds);
+        : verdict.reason === 'full'
+          ? answers.lineFull(verdict.retryAfterSeconds)
+          : answers.passwordsSlowed(verdict.retryAfterSeconds, verdict.turnInSeconds);
     // A right code is used (never accepted again) only once the password is about to be checked: an attempt
     // told to wait keeps its code.
     if (user !== undefined && step !== null && !(await secondFactor.use(user, step))) {
