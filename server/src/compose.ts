@@ -42,7 +42,7 @@ export async function compose(env: Record<string, string | undefined>) {
   setLogFormat(settings.LOG_FORMAT);
   const embedded =
     settings.PAYMENTS_BASE_URL === undefined
-      ? await startEmbeddedSandbox(env, settings.SANDBOX_PORT).catch(embeddedStartFailure)
+      ? await startEmbeddedSandbox(env).catch(embeddedStartFailure)
       : undefined;
   const upstreamAt = embedded ?? {
     baseUrl: settings.PAYMENTS_BASE_URL ?? '',

@@ -10,6 +10,7 @@ import type { Metrics } from '../runtime/metrics.ts';
 import { createLeases, type SharedState, SharedStateUnavailable } from '../shared-state/index.ts';
 import type { UpstreamClient } from '../upstream/index.ts';
 import { appConfigRoute } from './app-config-route.ts';
+import { createCodeGuard } from './auth/code-guard.ts';
 import {
   type Authenticator,
   canonicalUsername,
@@ -130,6 +131,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
         devices: createDeviceCookies(settings.APP_SECRET),
         authenticator: parts.authenticator ?? createAuthenticator(users),
         signInGuard: createSignInGuard(state, (name) => users.find(canonicalUsername(name)) !== undefined),
+        codeGuard: createCodeGuard(state),
         hashing: parts.hashing ?? createHashingBudget(),
         now,
       }),

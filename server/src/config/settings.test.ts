@@ -17,7 +17,6 @@ describe('configuration', () => {
       PAYMENTS_ENVIRONMENT: 'sandbox',
       PORT: 3000,
       HOST: '127.0.0.1',
-      SANDBOX_PORT: 4010,
       PAYMENTS_TIME_ZONE: 'UTC',
       PAYMENTS_AMOUNT_UNIT: 'minor',
       EXPORT_MAX_PER_USER: 2,
@@ -86,7 +85,6 @@ describe('configuration', () => {
   it.each([
     [{ PORT: '0' }, 'PORT: must be an integer 1–65535'],
     [{ PORT: '3000x' }, 'PORT: must be an integer 1–65535'],
-    [{ SANDBOX_PORT: '99999' }, 'SANDBOX_PORT: must be an integer 1–65535'],
     [{ PAYMENTS_ENVIRONMENT: 'staging' }, 'PAYMENTS_ENVIRONMENT: must be one of sandbox, production'],
     [{ PAYMENTS_BASE_URL: 'not a url' }, 'PAYMENTS_BASE_URL: must be an http(s) URL'],
     [{ PAYMENTS_TIME_ZONE: 'Europe/Atlantis' }, 'PAYMENTS_TIME_ZONE: must be an IANA time zone'],

@@ -148,7 +148,6 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         .default('created_at_desc'),
       PORT: port(3000),
       HOST: text.default('127.0.0.1'),
-      SANDBOX_PORT: port(4010),
       SESSION_MAX_AGE: whole('a number of seconds from 60 to 604800 (7 days)', 60, 604_800).default(8 * 3600),
       SESSION_IDLE_TIMEOUT: whole('a number of seconds from 60 to 86400 (a day)', 60, 86_400).default(1800),
       SHARED_STATE_URL: text

@@ -43,6 +43,16 @@ describe('sandboxOptionsFromEnv', () => {
     });
   });
 
+  it('declares SANDBOX_PORT once, for pnpm sandbox and the embedded sandbox alike: 0 to 65535, default 4010', () => {
+    expect(sandboxListenFromEnv({ SANDBOX_PORT: ' ' }).port).toBe(4010);
+    expect(sandboxListenFromEnv({ SANDBOX_PORT: '65535' }).port).toBe(65_535);
+    expect(() => sandboxListenFromEnv({ SANDBOX_PORT: '99999' })).toThrow(
+      'SANDBOX_PORT: must be an integer from 0 to 65535',
+    );
+    // A bad sandbox setting stops the embedded sandbox too, before it listens.
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_PORT: '-1' })).toThrow('SANDBOX_PORT');
+  });
+
   it('treats empty variables as unset', () => {
     expect(sandboxOptionsFromEnv({ SANDBOX_SEED_COUNT: '', SANDBOX_FAULTS: ' ' }).seedCount).toBeUndefined();
   });

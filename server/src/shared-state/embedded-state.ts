@@ -154,12 +154,13 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
       if (typeof value === 'object' && 'scored' in value)
         value.scored = value.scored.filter((item) => item.member !== member);
     },
-    async takeTurn(key, holder, spacingMs, keepMs) {
+    async takeTurn(key, holder, spacingMs, keepMs, maxPlaces) {
       const time = now();
       const entry = live(key);
       // Holders in the order they took their places, each with when it last asked.
       const line = entry?.value instanceof Map ? entry.value : new Map<string, number>();
       for (const [waiting, seen] of line) if (seen < time - keepMs) line.delete(waiting);
+      if (maxPlaces !== undefined && !line.has(holder) && line.size >= maxPlaces) return -1;
       line.set(holder, time);
       const rank = [...line.keys()].indexOf(holder);
       const next = live(`${key}:next`)?.value;

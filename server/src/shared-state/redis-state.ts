@@ -65,6 +65,8 @@ local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
 for _, holder in ipairs(gone) do redis.call('ZREM', KEYS[1], holder) end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - keep))
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  local most = tonumber(ARGV[4])
+  if most >= 0 and redis.call('ZCARD', KEYS[1]) >= most then return -1 end
   redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
 end
 redis.call('ZADD', KEYS[2], now, ARGV[1])
@@ -194,12 +196,12 @@ export function createRedisState(options: RedisStateOptions): SharedState {
       call(async () => {
         await client.zRem(key, member);
       }),
-    takeTurn: (key, holder, spacingMs, keepMs) =>
+    takeTurn: (key, holder, spacingMs, keepMs, maxPlaces) =>
       call(async () =>
         Number(
           await client.eval(TAKE_TURN, {
             keys: [`${key}:line`, `${key}:seen`, `${key}:tickets`, `${key}:next`],
-            arguments: [holder, String(spacingMs), String(keepMs)],
+            arguments: [holder, String(spacingMs), String(keepMs), String(maxPlaces ?? -1)],
           }),
         ),
       ),

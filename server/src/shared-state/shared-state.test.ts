@@ -173,6 +173,17 @@ describe.each(stores)('the %s shared state', (_name, make) => {
     near(await state.takeTurn('line', 'c', 300, 1_000), 300);
   });
 
+  it('keeps at most maxPlaces in line: a newcomer finds none, those in line keep theirs', async () => {
+    expect(await state.takeTurn('short', 'a', 10_000, 5_000, 2)).toBe(0);
+    expect(await state.takeTurn('short', 'b', 10_000, 5_000, 2)).toBeGreaterThan(0);
+    expect(await state.takeTurn('short', 'c', 10_000, 5_000, 2)).toBeGreaterThan(0);
+    expect(await state.takeTurn('short', 'd', 10_000, 5_000, 2)).toBe(-1);
+    // d was not put in line: b and c keep their places, and d still finds none.
+    expect(await state.takeTurn('short', 'b', 10_000, 5_000, 2)).toBeGreaterThan(0);
+    expect(await state.takeTurn('short', 'c', 10_000, 5_000, 2)).toBeGreaterThan(0);
+    expect(await state.takeTurn('short', 'd', 10_000, 5_000, 2)).toBe(-1);
+  });
+
   it('drops a holder that stops asking for keepMs, and those behind move up', async () => {
     expect(await state.takeTurn('lapse', 'a', 200, 300)).toBe(0);
     expect(await state.takeTurn('lapse', 'gone', 200, 300)).toBeGreaterThan(0);

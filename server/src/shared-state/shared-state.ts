@@ -55,9 +55,16 @@ export interface SharedState {
    * A place in line under `key` for `holder`, one place per holder, kept in the order places were taken: a
    * turn comes every `spacingMs`, and goes to the first in line. A holder keeps its place by asking again within
    * `keepMs` (one that stops asking drops out, and those behind move up). The milliseconds until the holder's
-   * turn, as it looks now; 0 when it has come, and then the place is used (asking again queues again).
+   * turn, as it looks now; 0 when it has come, and then the place is used (asking again queues again). With
+   * `maxPlaces`, a holder not in line finds no place when that many are taken: -1, and it is not in line.
    */
-  takeTurn(key: string, holder: string, spacingMs: number, keepMs: number): Promise<number>;
+  takeTurn(
+    key: string,
+    holder: string,
+    spacingMs: number,
+    keepMs: number,
+    maxPlaces?: number,
+  ): Promise<number>;
   /** Throws SharedStateUnavailable when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

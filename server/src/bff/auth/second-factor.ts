@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { deriveKey } from './keys.ts';
-import { matchingStep } from './totp.ts';
+import { matchingStep, totpStep } from './totp.ts';
 import type { AuthUser, UserStore } from './users.ts';
 
 /**
  * Whether a sign-in needs a TOTP code, and whether the one given is right and new. The code is checked before
- * the password: a guesser without it spends no hashing, and a wrong code never counts against the user, so it
- * cannot keep the real user out. An unknown username asks for a code as often as known ones do (a coin keyed by
+ * the password: a guesser without it spends no hashing, and a wrong code never counts against the user's
+ * password checks (code-guard.ts limits the codes judged per user, sparing her known devices). An unknown username asks for a code as often as known ones do (a coin keyed by
  * APP_SECRET, the same for the same name every time, weighted by the share of users with a code), so that being
  * asked does not tell which names exist.
  */
@@ -41,6 +41,8 @@ export function createSecondFactor(
       if (user?.totpSecret === undefined) return null;
       return matchingStep(user.totpSecret, code, options.now());
     },
+    /** The time step now: codes found wrong are remembered for it. */
+    stepNow: () => totpStep(options.now()),
     /** Whether the code of that step is used now for the first time: a code is accepted once (RFC 6238). */
     use: (user: AuthUser, step: number) => options.useCode(user.username, step),
   };

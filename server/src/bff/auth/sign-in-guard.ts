@@ -9,7 +9,8 @@ import type { SharedState } from '../../shared-state/index.ts';
  */
 export type GuardVerdict =
   | { allowed: true; trusted: boolean }
-  | { allowed: false; reason: 'slowed' | 'busy'; retryAfterSeconds: number; turnInSeconds: number };
+  | { allowed: false; reason: 'slowed' | 'busy'; retryAfterSeconds: number; turnInSeconds: number }
+  | { allowed: false; reason: 'full'; retryAfterSeconds: number };
 
 export interface SignInGuardOptions {
   /** Failures of one user from one address (or one device) before the pair is locked. Default 5. */
@@ -32,6 +33,8 @@ const IN_FLIGHT_MS = 60_000;
 /** A requester keeps its place in a spaced user's line by asking again within this; Retry-After stays below it. */
 const KEEP_PLACE_MS = 60_000;
 const ASK_AGAIN_WITHIN_S = 30;
+/** The longest a requester is told its turn is away: the user's line holds no more places than fit in it. */
+const LONGEST_TURN_MS = 15 * 60_000;
 /** A used TOTP code is remembered this long: longer than the ±1 step window in which it would be accepted. */
 const USED_CODE_MS = 5 * 60_000;
 
@@ -43,7 +46,9 @@ const USED_CODE_MS = 5 * 60_000;
  * - failures of one user spread over many addresses space that user's checks out to at most `userChecksPerHour`,
  *   served in order of arrival per requester (an address, IPv6 by its /64): each requester holds at most one
  *   place in the user's line and keeps it by asking again, so a guesser polling as fast as it can waits its turn
- *   like everyone else instead of taking every turn; the user's right password is never judged wrong;
+ *   like everyone else instead of taking every turn; the user's right password is never judged wrong; the line
+ *   holds the places that come within 15 min, and a requester finding it full is told to ask again soon, so
+ *   nobody is queued for hours behind a guesser's many addresses;
  * - a browser holding the user's device cookie (it signed in before) is not spaced out, unless that device
  *   itself failed `pairFailures` times; it has one check in flight at a time.
  * Users are counted under their own keys, which no flood of other names or addresses can push out (the store
@@ -59,6 +64,7 @@ export function createSignInGuard(
   const windowMs = options.windowMs ?? 15 * 60_000;
   const userFree = options.userFreeFailures ?? 5;
   const spacingMs = HOUR_MS / Math.max(1, (options.userChecksPerHour ?? 50) - userFree);
+  const places = Math.max(1, Math.floor(LONGEST_TURN_MS / spacingMs));
 
   const keysOf = (user: string, address: string) => {
     const group = addressGroup(address);
@@ -78,7 +84,8 @@ export function createSignInGuard(
 
   /**
    * A wrong second-factor code: it counts against the pair, the address and the device, never against the
-   * user, so a guesser without the code cannot get the real user's checks spaced out.
+   * user's password checks, so a guesser without the code cannot get them spaced out (code-guard.ts limits the
+   * codes judged per user).
    */
   async function failCode(user: string, address: string, device: string | null = null): Promise<void> {
     const keys = keysOf(user, address);
@@ -126,7 +133,12 @@ export function createSignInGuard(
           addressGroup(address),
           spacingMs,
           KEEP_PLACE_MS,
+          places,
         );
+        if (wait < 0) {
+          await endInFlight(user, null);
+          return { allowed: false, reason: 'full', retryAfterSeconds: ASK_AGAIN_WITHIN_S };
+        }
         if (wait > 0) {
           await endInFlight(user, null);
           const turnInSeconds = Math.ceil(wait / 1000);

@@ -57,7 +57,7 @@ export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS): st
 }
 
 /** The time step of `timeMs` (RFC 6238's T, with T0 = 0). */
-const totpStep = (timeMs: number) => Math.floor(timeMs / 1000 / PERIOD_SECONDS);
+export const totpStep = (timeMs: number) => Math.floor(timeMs / 1000 / PERIOD_SECONDS);
 
 /** RFC 6238: the code at `timeMs`. */
 export const totpCode = (key: Uint8Array, timeMs: number, digits = TOTP_DIGITS) =>

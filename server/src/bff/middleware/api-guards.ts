@@ -14,7 +14,14 @@ import { problemResponse } from '../problem-response.ts';
 /**
  * Anti-forgery as in Duende's BFF: a custom header a cross-site form or image cannot send, and which a
  * cross-site `fetch` can only send after a CORS preflight this server never approves. Checked first, on every
- * `/api` request, sign-in included.
+ * `/api` request, sign-in included; without the header, 403 `csrf_required`.
+ *
+ * @example
+ * ```ts
+ * const api = new Hono<BffEnv>().use(requireCsrfHeader()).get('/config', (c) => c.json({}));
+ * await api.request('/config'); // 403 csrf_required
+ * await api.request('/config', { headers: { 'X-CSRF': '1' } }); // 200
+ * ```
  */
 export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
   return async (c, next) => {
@@ -35,7 +42,17 @@ export function requireCsrfHeader(): MiddlewareHandler<BffEnv> {
  * user still in the users file with the password the session was granted on. Every answer says how long the
  * session stays on without use (SESSION_IDLE_LEFT_HEADER); a 401 for one that ran out of idle time says so
  * (`reason: "idle"`), so the app can tell the user why. A store that cannot be asked fails
- * the request with 503: a session is never taken as valid because nobody could say otherwise.
+ * the request with 503: a session is never taken as valid because nobody could say otherwise. Sets `session`
+ * and `user` for the routes after it.
+ *
+ * @example
+ * ```ts
+ * const isPublic = (method: string, path: string) => method === 'POST' && path === '/api/session';
+ * const api = new Hono<BffEnv>()
+ *   .use(requireSession({ sessions, users }, isPublic))
+ *   .get('/api/config', (c) => c.json({ user: c.get('user').username }));
+ * await api.request('/api/config'); // 401 unauthenticated, "sign in to continue"
+ * ```
  */
 export function requireSession(
   deps: { sessions: Sessions; users: UserStore },

@@ -5,7 +5,15 @@ import { problemResponse } from '../problem-response.ts';
 /**
  * The query checked by a shared schema before the handler runs, or a 400 `invalid_parameter` saying why. A
  * parameter given twice is refused (Hono hands it over as a list). Names are echoed only when they are ours: an
- * unknown name is the browser's text.
+ * unknown name is the browser's text. The handler reads the parsed query with `c.req.valid('query')`.
+ *
+ * @example
+ * ```ts
+ * const app = new Hono().get('/payments', validQuery(z.strictObject({ limit: z.string() })), (c) =>
+ *   c.json(c.req.valid('query')),
+ * );
+ * await app.request('/payments?limit=5&limit=6'); // 400 invalid_parameter, "limit: must be given once"
+ * ```
  */
 export function validQuery<S extends StandardSchemaV1>(schema: S) {
   return sValidator('query', schema, (result, c) => {

@@ -50,6 +50,15 @@ type RefusedSignIns = ReturnType<typeof refusedSignIns>;
  * One line per request: method, path (never the query, which may hold cursors), status, the problem's code,
  * duration, upstream attempts, user, and the request id the answer carries as `X-Request-Id`, so that a user's
  * report can be found. A refused sign-in is counted by `refused` instead.
+ *
+ * @example
+ * ```ts
+ * const isSignIn = (method: string, path: string) => method === 'POST' && path === '/api/session';
+ * const app = new Hono<BffEnv>()
+ *   .use(requestLog(logger, { signIns: refusedSignIns(logger), isSignIn }))
+ *   .get('/api/config', (c) => c.json({}));
+ * await app.request('/api/config'); // logs {"msg":"request","method":"GET","path":"/api/config","status":200,…}
+ * ```
  */
 export function requestLog(
   logger: Logger,

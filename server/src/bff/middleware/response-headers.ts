@@ -25,7 +25,17 @@ const DATA_PATH = /^\/(api\/|healthz$|readyz$)/;
 
 /**
  * The security headers of every response (Hono's middleware), with HSTS only where the browser came over HTTPS
- * (`secure`, which requestOrigin sets before).
+ * (`secure`, which requestOrigin sets before), and how long each may be cached: data never, hashed assets for
+ * good, the rest revalidated.
+ *
+ * @example
+ * ```ts
+ * const app = new Hono<BffEnv>()
+ *   .use(requestOrigin(settings))
+ *   .use(...responseHeaders())
+ *   .get('/api/config', (c) => c.json({}));
+ * // Content-Security-Policy: default-src 'self'; …, X-Frame-Options: DENY, Cache-Control: no-store
+ * ```
  */
 export function responseHeaders(): MiddlewareHandler<BffEnv>[] {
   return [
