@@ -118,7 +118,7 @@ export function listRoute(parts: {
       );
     if (!page.ok) return upstreamProblem(c, page.failure);
     const more = page.places.some((place) => place.position !== null);
-    const nextCursor = more ? await cursors.seal(page.places, binding) : null;
+    const nextCursor = more ? await cursors.seal(page.places, binding, c.get('session').sid) : null;
     const data = page.rows.map((row) => row.record);
     const companies = view.group ? { company_ids: page.rows.map((row) => row.company) } : {};
     return c.json({ data, next_cursor: nextCursor, has_more: more, ...companies }, 200);
