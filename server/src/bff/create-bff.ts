@@ -112,7 +112,12 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       : undefined;
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
   const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
-  const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
+  const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state, {
+    perSession: settings.CURSOR_HANDLES_PER_USER,
+    maxBytes: settings.CURSOR_HANDLES_MAX_BYTES,
+    // A handle is kept while its list may still be scrolled: as long as the session stays alive unused.
+    idleMs: settings.SESSION_IDLE_TIMEOUT * 1000,
+  });
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;
   const refused = refusedSignIns(logger, now);

@@ -184,6 +184,13 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         1_000_000_000,
       ).default(2_000),
       WALKS_PER_USER: whole('a whole number of walks from 1 to 100', 1, 100).default(4),
+      /** A session's list positions kept behind handles at once (a handle per page of a long group list). */
+      CURSOR_HANDLES_PER_USER: whole('a whole number of handles from 1 to 10000', 1, 10_000).default(64),
+      CURSOR_HANDLES_MAX_BYTES: whole(
+        'a whole number of bytes from 65536 to 1000000000',
+        65_536,
+        1_000_000_000,
+      ).default(64 * 1024 * 1024),
       /** Unset: no bound of the deployment's own; the upstream's 429s still slow it. */
       UPSTREAM_MAX_RPS: whole(
         'a whole number of requests per second from 1 to 100000',

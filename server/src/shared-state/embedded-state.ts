@@ -1,4 +1,4 @@
-import type { ScoreRange, SharedState } from './shared-state.ts';
+import type { PoolLimits, ScoreRange, SharedState } from './shared-state.ts';
 
 type Value = string | number | Set<string> | Map<string, number> | Scored;
 /** Members by score, kept sorted by score (then member) as Redis orders them. */
@@ -10,6 +10,21 @@ interface Entry {
 
 const SWEEP_MS = 60_000;
 
+interface Pooled {
+  owner: string;
+  value: string;
+  bytes: number;
+  expiresAt: number;
+  /** When it was last used, as a count of uses: exact where milliseconds tie. */
+  used: number;
+}
+/** A pool's entries in the order of their last use (a Map keeps insertion order), and each owner's ids. */
+interface Pool {
+  entries: Map<string, Pooled>;
+  owners: Map<string, Set<string>>;
+  bytes: number;
+}
+
 /**
  * The in-process store, for one replica (the default). Entries expire like Redis keys; a sweep drops the expired
  * ones every minute. Nothing is evicted for room: what attackers can add is bounded elsewhere (failed sign-ins
@@ -19,9 +34,12 @@ const SWEEP_MS = 60_000;
 export function createEmbeddedState(options: { now?: () => number } = {}): SharedState {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+  const pools = new Map<string, Pool>();
+  let uses = 0;
   const sweep = setInterval(() => {
     const time = now();
     for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
+    for (const pool of pools.values()) dropExpired(pool);
   }, SWEEP_MS);
   sweep.unref();
 
@@ -46,6 +64,49 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
     const time = now();
     for (const [holder, until] of leases) if (until <= time) leases.delete(holder);
     return leases;
+  };
+  const poolOf = (name: string): Pool => {
+    let pool = pools.get(name);
+    if (pool === undefined) {
+      pool = { entries: new Map(), owners: new Map(), bytes: 0 };
+      pools.set(name, pool);
+    }
+    return pool;
+  };
+  const dropPooled = (pool: Pool, id: string) => {
+    const entry = pool.entries.get(id);
+    if (entry === undefined) return;
+    pool.entries.delete(id);
+    pool.bytes -= entry.bytes;
+    const owned = pool.owners.get(entry.owner);
+    owned?.delete(id);
+    if (owned?.size === 0) pool.owners.delete(entry.owner);
+  };
+  // Entries are in the order of their last use, so the expired ones are at the front.
+  const dropExpired = (pool: Pool) => {
+    const time = now();
+    for (const [id, entry] of pool.entries) {
+      if (entry.expiresAt > time) break;
+      dropPooled(pool, id);
+    }
+  };
+  /** Of the owners holding the most entries, the least recently used entry that is not `keep`. */
+  const largestOwnersOldest = (pool: Pool, keep: string): string | undefined => {
+    let most = 0;
+    for (const owned of pool.owners.values()) most = Math.max(most, owned.size);
+    let victim: { id: string; used: number } | undefined;
+    for (const owned of pool.owners.values()) {
+      if (owned.size !== most) continue;
+      for (const candidate of owned) {
+        if (candidate === keep) continue;
+        const used = pool.entries.get(candidate)?.used ?? 0;
+        if (victim === undefined || used < victim.used) victim = { id: candidate, used };
+        break;
+      }
+    }
+    if (victim !== undefined) return victim.id;
+    for (const candidate of pool.entries.keys()) if (candidate !== keep) return candidate;
+    return undefined;
   };
   const storeLeases = (key: string, leases: Map<string, number>) => {
     if (leases.size === 0) entries.delete(key);
@@ -175,10 +236,53 @@ export function createEmbeddedState(options: { now?: () => number } = {}): Share
       else entries.set(key, { value: line, expiresAt: time + keepMs });
       return wait;
     },
+    async keepPooled(name, owner, id, value, { ttlMs, perOwner, maxBytes }: PoolLimits) {
+      const pool = poolOf(name);
+      dropExpired(pool);
+      dropPooled(pool, id);
+      const bytes = Buffer.byteLength(value) + Buffer.byteLength(id);
+      pool.entries.set(id, { owner, value, bytes, expiresAt: now() + ttlMs, used: ++uses });
+      pool.bytes += bytes;
+      const owned = pool.owners.get(owner) ?? new Set<string>();
+      owned.add(id);
+      pool.owners.set(owner, owned);
+      for (const oldest of owned) {
+        if (owned.size <= perOwner) break;
+        dropPooled(pool, oldest);
+      }
+      while (pool.bytes > maxBytes) {
+        const victim = largestOwnersOldest(pool, id);
+        if (victim === undefined) break;
+        dropPooled(pool, victim);
+      }
+    },
+    async readPooled(name, id, ttlMs) {
+      const pool = pools.get(name);
+      if (pool === undefined) return null;
+      dropExpired(pool);
+      const entry = pool.entries.get(id);
+      if (entry === undefined) return null;
+      // Used now: it moves to the end of both orders.
+      entry.expiresAt = now() + ttlMs;
+      entry.used = ++uses;
+      pool.entries.delete(id);
+      pool.entries.set(id, entry);
+      const owned = pool.owners.get(entry.owner);
+      owned?.delete(id);
+      owned?.add(id);
+      return entry.value;
+    },
+    async poolSize(name) {
+      const pool = pools.get(name);
+      if (pool === undefined) return { entries: 0, bytes: 0 };
+      dropExpired(pool);
+      return { entries: pool.entries.size, bytes: pool.bytes };
+    },
     async ping() {},
     async close() {
       clearInterval(sweep);
       entries.clear();
+      pools.clear();
     },
   };
 }

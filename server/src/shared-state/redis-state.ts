@@ -82,6 +82,96 @@ end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], keep) end
 return wait`;
 
+// A pool of entries: KEYS[1] ids by when they expire, KEYS[2] the values, KEYS[3] each id's owner set (the name
+// of a sorted set like KEYS[1], per owner), KEYS[4] the bytes held, KEYS[5] the owner sets by how many they
+// hold; times on the server's clock.
+const POOL = `
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local function drop(id)
+  local owned = redis.call('HGET', KEYS[3], id)
+  if owned and redis.call('ZREM', owned, id) == 1 then
+    if tonumber(redis.call('ZINCRBY', KEYS[5], -1, owned)) <= 0 then redis.call('ZREM', KEYS[5], owned) end
+  end
+  local size = redis.call('HSTRLEN', KEYS[2], id)
+  if redis.call('HDEL', KEYS[2], id) == 1 then redis.call('DECRBY', KEYS[4], size + #id) end
+  redis.call('HDEL', KEYS[3], id)
+  redis.call('ZREM', KEYS[1], id)
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do drop(id) end
+-- Scores grow with every use, also within a millisecond, so that the least recently used is always the lowest.
+local function used(ttl)
+  local score = now + ttl
+  local top = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  if top[2] and tonumber(top[2]) >= score then score = tonumber(top[2]) + 1 / 1024 end
+  return string.format('%.17g', score)
+end
+`;
+// KEYS[6] the owner's set; ARGV id, value, ttl, entries per owner, bytes of the pool.
+const KEEP_POOLED = `${POOL}
+local id = ARGV[1]
+local ttl = tonumber(ARGV[3])
+drop(id)
+local score = used(ttl)
+redis.call('HSET', KEYS[2], id, ARGV[2])
+redis.call('HSET', KEYS[3], id, KEYS[6])
+redis.call('ZADD', KEYS[1], score, id)
+redis.call('ZADD', KEYS[6], score, id)
+redis.call('ZINCRBY', KEYS[5], 1, KEYS[6])
+redis.call('INCRBY', KEYS[4], #ARGV[2] + #id)
+local extra = redis.call('ZCARD', KEYS[6]) - tonumber(ARGV[4])
+if extra > 0 then
+  for _, oldest in ipairs(redis.call('ZRANGE', KEYS[6], 0, extra)) do
+    if extra > 0 and oldest ~= id then drop(oldest); extra = extra - 1 end
+  end
+end
+while tonumber(redis.call('GET', KEYS[4]) or '0') > tonumber(ARGV[5]) do
+  -- Of the owners holding the most, the least recently used entry; else the least recently used of all.
+  local victim, best
+  local top = redis.call('ZREVRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+  if top[2] then
+    for _, owner in ipairs(redis.call('ZRANGEBYSCORE', KEYS[5], top[2], top[2])) do
+      local first = redis.call('ZRANGE', owner, 0, 1, 'WITHSCORES')
+      local candidate, used = first[1], first[2]
+      if candidate == id then candidate, used = first[3], first[4] end
+      if candidate and (not best or tonumber(used) < best) then victim, best = candidate, tonumber(used) end
+    end
+  end
+  if not victim then
+    local two = redis.call('ZRANGE', KEYS[1], 0, 1)
+    victim = two[1]
+    if victim == id then victim = two[2] end
+  end
+  if not victim then break end
+  drop(victim)
+end
+for i = 1, 6 do redis.call('PEXPIRE', KEYS[i], ttl) end
+return 1`;
+// ARGV id, ttl.
+const READ_POOLED = `${POOL}
+local id = ARGV[1]
+local value = redis.call('HGET', KEYS[2], id)
+if not value then return false end
+local expires = used(tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[1], expires, id)
+local owned = redis.call('HGET', KEYS[3], id)
+if owned then
+  redis.call('ZADD', owned, expires, id)
+  redis.call('PEXPIRE', owned, ARGV[2])
+end
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[2], 'GT') end
+return value`;
+const POOL_SIZE = `${POOL}
+return { redis.call('ZCARD', KEYS[1]), tonumber(redis.call('GET', KEYS[4]) or '0') }`;
+
+const poolKeys = (pool: string) => [
+  `${pool}:order`,
+  `${pool}:values`,
+  `${pool}:owners`,
+  `${pool}:bytes`,
+  `${pool}:counts`,
+];
+
 /**
  * The Redis (or Valkey) store, for several replicas. Commands are never queued while the connection is down and
  * time out after a second: a request that needs the store then fails at once with SharedStateUnavailable (503),
@@ -205,6 +295,29 @@ export function createRedisState(options: RedisStateOptions): SharedState {
           }),
         ),
       ),
+    keepPooled: (pool, owner, id, value, { ttlMs, perOwner, maxBytes }) =>
+      call(async () => {
+        await client.eval(KEEP_POOLED, {
+          keys: [...poolKeys(pool), `${pool}:owner:${owner}`],
+          arguments: [id, value, String(ttlMs), String(perOwner), String(maxBytes)],
+        });
+      }),
+    readPooled: (pool, id, ttlMs) =>
+      call(async () => {
+        const value = await client.eval(READ_POOLED, {
+          keys: poolKeys(pool),
+          arguments: [id, String(ttlMs)],
+        });
+        return typeof value === 'string' ? value : null;
+      }),
+    poolSize: (pool) =>
+      call(async () => {
+        const [entries, bytes] = (await client.eval(POOL_SIZE, { keys: poolKeys(pool), arguments: [] })) as [
+          number,
+          number,
+        ];
+        return { entries: Number(entries), bytes: Number(bytes) };
+      }),
     ping: () =>
       call(async () => {
         await client.ping();

@@ -203,6 +203,54 @@ describe.each(stores)('the %s shared state', (_name, make) => {
     expect([...new Set(turns.map((ms) => Math.round(ms / 10_000)))].sort()).toEqual([1, 2, 3]);
   });
 
+  it("keeps at most perOwner entries of an owner, its least recently used leaving first, and no other owner's", async () => {
+    const limits = { ttlMs: 60_000, perOwner: 3, maxBytes: 1_000_000 };
+    await state.keepPooled('pool-a', 'bob', 'b1', 'x', limits);
+    for (const id of ['a1', 'a2', 'a3']) await state.keepPooled('pool-a', 'ana', id, 'v', limits);
+    // Reading a1 makes it the most recently used: a2 leaves when a4 comes.
+    expect(await state.readPooled('pool-a', 'a1', 60_000)).toBe('v');
+    await state.keepPooled('pool-a', 'ana', 'a4', 'v', limits);
+    expect(await state.readPooled('pool-a', 'a2', 60_000)).toBeNull();
+    // Keeping a kept id again refreshes it and adds nothing.
+    await state.keepPooled('pool-a', 'ana', 'a3', 'v', limits);
+    await state.keepPooled('pool-a', 'ana', 'a5', 'v', limits);
+    expect(await state.readPooled('pool-a', 'a1', 60_000)).toBeNull();
+    for (const id of ['a3', 'a4', 'a5']) expect(await state.readPooled('pool-a', id, 60_000)).toBe('v');
+    expect(await state.readPooled('pool-a', 'b1', 60_000)).toBe('x');
+    expect(await state.poolSize('pool-a')).toEqual({ entries: 4, bytes: 4 * 3 });
+  });
+
+  it('keeps a pool within maxBytes, the owners holding the most losing their least recently used first', async () => {
+    const limits = { ttlMs: 60_000, perOwner: 100, maxBytes: 100 };
+    const value = 'v'.repeat(28); // 30 bytes with its id
+    await state.keepPooled('pool-b', 'bob', 'b1', value, limits);
+    await state.keepPooled('pool-b', 'cy', 'c1', value, limits);
+    for (let i = 0; i < 10; i++) await state.keepPooled('pool-b', 'ana', `a${i}`, value, limits);
+    // ana's flood cost bob and cy nothing: the oldest of all (b1) stays while ana holds more.
+    expect(await state.poolSize('pool-b')).toEqual({ entries: 3, bytes: 90 });
+    expect(await state.readPooled('pool-b', 'a8', 60_000)).toBeNull();
+    for (const id of ['b1', 'c1', 'a9']) expect(await state.readPooled('pool-b', id, 60_000)).toBe(value);
+    // Everyone holds one: the least recently used of all leaves (c1, as b1 was read again).
+    await state.readPooled('pool-b', 'b1', 60_000);
+    await state.keepPooled('pool-b', 'dee', 'd1', value, limits);
+    expect(await state.readPooled('pool-b', 'c1', 60_000)).toBeNull();
+    // An entry larger than the pool is kept alone.
+    await state.keepPooled('pool-b', 'bob', 'big', 'v'.repeat(500), limits);
+    expect(await state.poolSize('pool-b')).toEqual({ entries: 1, bytes: 503 });
+  });
+
+  it('forgets a pooled entry ttlMs after its last use, and reading it restarts that time', async () => {
+    const limits = { ttlMs: 300, perOwner: 10, maxBytes: 10_000 };
+    await state.keepPooled('pool-c', 'ana', 'read', 'v', limits);
+    await state.keepPooled('pool-c', 'ana', 'idle', 'v', limits);
+    await sleep(200);
+    expect(await state.readPooled('pool-c', 'read', 300)).toBe('v');
+    await sleep(200);
+    expect(await state.readPooled('pool-c', 'idle', 300)).toBeNull();
+    expect(await state.readPooled('pool-c', 'read', 300)).toBe('v');
+    expect(await state.poolSize('pool-c')).toEqual({ entries: 1, bytes: 5 });
+  });
+
   it('hands out places one at a time under concurrent requests', async () => {
     const tries = await Promise.all(
       Array.from({ length: 40 }, (_, i) => state.acquire('race', `h${i}`, 16, 5_000)),

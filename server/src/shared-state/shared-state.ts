@@ -65,6 +65,17 @@ export interface SharedState {
     keepMs: number,
     maxPlaces?: number,
   ): Promise<number>;
+  /**
+   * Keeps `value` under `id` in the pool `pool` for `ttlMs` from its last use, as one of at most `perOwner` entries
+   * of `owner` (that owner's least recently used leave first), in a pool of at most `maxBytes`: beyond it, the least
+   * recently used entry of the owners holding the most leaves first (so one owner's flood costs others nothing
+   * while they hold fewer), never the entry just kept. Keeping an id that is kept refreshes it.
+   */
+  keepPooled(pool: string, owner: string, id: string, value: string, limits: PoolLimits): Promise<void>;
+  /** The value kept under `id` in `pool`, its time to live restarted; null when it is gone. */
+  readPooled(pool: string, id: string, ttlMs: number): Promise<string | null>;
+  /** How many entries `pool` holds, and their bytes (values and ids), counting only live ones. */
+  poolSize(pool: string): Promise<{ entries: number; bytes: number }>;
   /** Throws SharedStateUnavailable when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -81,4 +92,10 @@ export interface ScoreRange {
   reverse?: boolean;
   offset?: number;
   limit: number;
+}
+
+export interface PoolLimits {
+  ttlMs: number;
+  perOwner: number;
+  maxBytes: number;
 }

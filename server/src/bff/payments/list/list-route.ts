@@ -9,6 +9,7 @@ import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
 import type { ListCursors } from '../walk/list-cursor.ts';
 import { type ListPage, type MemberPlace, nextListPage } from '../walk/list-page.ts';
+import { resumingReader } from '../walk/list-resume.ts';
 import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
@@ -38,6 +39,12 @@ export function listRoute(parts: {
   const { settings, cursors } = parts;
   const order = settings.PAYMENTS_LIST_ORDER;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
+  // A next page whose upstream cursor expired goes on from the last row the list showed.
+  const read = resumingReader(parts.read, {
+    checkpoints: parts.checkpoints,
+    order,
+    maxPages: settings.DATE_TO_MAX_SKIP_PAGES,
+  });
 
   /** Where each company of a view starts: a person's page size when every row is shown, else the largest. */
   const startPlaces = (view: View, limit: number, replan = 0) => {
@@ -97,7 +104,7 @@ export function listRoute(parts: {
         cls: reads++ < PAGE_CLASS_READS ? 'page' : 'walk',
         signal: c.req.raw.signal,
       });
-    const listParts = { read: parts.read, walkOf, order, limit, maxPages: settings.DATE_TO_MAX_SKIP_PAGES };
+    const listParts = { read, walkOf, order, limit, maxPages: settings.DATE_TO_MAX_SKIP_PAGES };
     let page: ListPage;
     try {
       page = await nextListPage(places, listParts);
@@ -117,7 +124,7 @@ export function listRoute(parts: {
       );
     if (!page.ok) return problemFrom(c, page.failure);
     const more = page.places.some((place) => place.position !== null);
-    const nextCursor = more ? await cursors.seal(page.places, binding) : null;
+    const nextCursor = more ? await cursors.seal(page.places, binding, c.get('session').sid) : null;
     const data = page.rows.map((row) => row.record);
     const companies = view.group ? { company_ids: page.rows.map((row) => row.company) } : {};
     return c.json({ data, next_cursor: nextCursor, has_more: more, ...companies }, 200);

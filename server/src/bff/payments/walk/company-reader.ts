@@ -62,6 +62,8 @@ export type PageRead =
       /** The key of every row of the page, kept or not (for positions inside it). */
       keys: RowKey[];
       attempts: number;
+      /** Where the page was read from, when not the position asked (its cursor was refused: list-resume.ts). */
+      from?: Position | undefined;
     }
   | { ok: false; failure: UpstreamFailure; attempts: number; stale?: boolean };
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { SharedState } from '../../../shared-state/index.ts';
 import type { Position } from './company-reader.ts';
@@ -26,8 +26,15 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Longer sealed positions are kept in the shared state behind a short handle: URLs stay well under 2 KB. */
 const MAX_INLINE_LENGTH = 1_500;
-/** How long a handle's positions are kept: a list left open longer starts over (400 cursor_expired). */
-const HANDLE_TTL_MS = 2 * 3_600_000;
+/** The shared state's pool of handles. */
+const HANDLES = 'cursor-handles';
+
+/** How many handles a session keeps, how many bytes all of them, and how long one unused is kept. */
+export interface HandleLimits {
+  perSession: number;
+  maxBytes: number;
+  idleMs: number;
+}
 
 /** The binding as one string, its members in a fixed order. */
 const bindingKey = (b: CursorBinding) =>
@@ -88,9 +95,10 @@ function placeFrom(tuple: unknown): MemberPlace | null {
  * Positions too long for a URL (many companies, long upstream cursors of any alphabet) are kept in the shared
  * state, and the browser holds a sealed handle to them.
  */
-export function createListCursors(key: Buffer, state: SharedState) {
+export function createListCursors(key: Buffer, state: SharedState, limits: HandleLimits) {
   if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
   const secret = createSecretKey(key);
+  const pooled = { ttlMs: limits.idleMs, perOwner: limits.perSession, maxBytes: limits.maxBytes };
   const seal = (plain: Buffer) => {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', secret, iv);
@@ -110,15 +118,34 @@ export function createListCursors(key: Buffer, state: SharedState) {
     }
   };
   const pack = (value: unknown) => deflateRawSync(Buffer.from(JSON.stringify(value), 'utf8'));
+  const unpack = (text: string): unknown => {
+    try {
+      const plain = inflateRawSync(Buffer.from(text, 'base64'), { maxOutputLength: 4 * 1024 * 1024 });
+      return JSON.parse(plain.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  };
 
   return {
-    /** The token for the next page of a session standing at `places`. */
-    async seal(places: readonly MemberPlace[], binding: CursorBinding): Promise<string> {
+    /** How many handles are kept, and their bytes: what the caps bound. */
+    handles: () => state.poolSize(HANDLES),
+    /**
+     * The token for the next page of a list standing at `places`, asked for in `session`. A handle is named by
+     * what it holds (a keyed hash of session, binding and places): asking the same page again keeps nothing new.
+     */
+    async seal(places: readonly MemberPlace[], binding: CursorBinding, session: string): Promise<string> {
       const bound = bindingKey(binding);
-      const inline = `${VERSION}${seal(pack([bound, places.map(placeTuple)]))}`;
+      const packed = pack([bound, places.map(placeTuple)]);
+      const inline = `${VERSION}${seal(packed)}`;
       if (inline.length <= MAX_INLINE_LENGTH) return inline;
-      const id = randomBytes(16).toString('base64url');
-      await state.set(`cursor:${id}`, JSON.stringify(places.map(placeTuple)), HANDLE_TTL_MS);
+      const id = createHmac('sha256', key)
+        .update(`${session}\n`)
+        .update(packed)
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url');
+      await state.keepPooled(HANDLES, session, id, packed.toString('base64'), pooled);
       return `${HANDLE}${seal(pack([bound, id]))}`;
     },
     async open(token: string, binding: CursorBinding): Promise<OpenedCursor> {
@@ -129,9 +156,11 @@ export function createListCursors(key: Buffer, state: SharedState) {
       if (fields[0] !== bindingKey(binding)) return { ok: false, reason: 'mismatch' };
       let tuples: unknown = fields[1];
       if (handle) {
-        const kept = typeof tuples === 'string' ? await state.get(`cursor:${tuples}`) : null;
+        const kept =
+          typeof tuples === 'string' ? await state.readPooled(HANDLES, tuples, limits.idleMs) : null;
         if (kept === null) return { ok: false, reason: 'expired' };
-        tuples = JSON.parse(kept);
+        const held = unpack(kept);
+        tuples = Array.isArray(held) ? held[1] : undefined;
       }
       if (!Array.isArray(tuples) || tuples.length === 0) return { ok: false, reason: 'invalid' };
       const places = tuples.map(placeFrom);

@@ -68,7 +68,7 @@ export async function nextListPage(
       const after = read.ended ? null : read.next;
       const first = read.rows[0];
       if (first) {
-        const page = { ...position, prev: undefined, checkpoint: undefined };
+        const page = { ...(read.from ?? position), prev: undefined, checkpoint: undefined };
         member.loaded = { rows: read.rows, next: 0, page, after };
         member.head = first.key;
         member.position = { ...page, skip: first.index, head: first.key };

@@ -1,0 +1,105 @@
+import type { ListOrder } from '../../../config/settings.ts';
+import type { UpstreamFailure } from '../../../upstream/index.ts';
+import { type Checkpoints, positionsFor, REPLANS } from './checkpoints.ts';
+import type { CompanyReader, CompanyWalk, PageRead, Position } from './company-reader.ts';
+import { direction, type RowKey, sameRow } from './row-key.ts';
+import { WALK_PAGE_SIZE } from './walk-plan.ts';
+
+/**
+ * The upstream refused a cursor the BFF sent with the filters it was issued for: the cursor is too old (the spec
+ * names no status, so any refusal of a cursor reads as one). A cursor used with other filters never leaves the BFF.
+ */
+const refusedCursor = (failure: UpstreamFailure) =>
+  failure.code === 'cursor_mismatch' || failure.code === 'cursor_expired';
+
+const gone = (detail: string): UpstreamFailure => ({ code: 'cursor_expired', status: 400, detail });
+
+/**
+ * A company reader that goes on where a refused upstream cursor stood: a list position knows the row it shows
+ * next (`head`) or the last row of the page before (`prev`), and the row is found again from a fresh position,
+ * the remembered one nearest above it or the top, reading at most `maxPages` pages. The page then read from there
+ * says where it was read from (`from`), so that the list's next position holds the fresh cursor. When the row is
+ * gone from the list, or too far, the failure is `cursor_expired` and the list starts over.
+ */
+export function resumingReader(
+  read: CompanyReader,
+  parts: { checkpoints: Checkpoints; order: ListOrder; maxPages: number },
+): CompanyReader {
+  const { compare } = direction(parts.order);
+  const desc = parts.order === 'created_at_desc';
+
+  /** The page of the company's list (under the walk's filters) holding `anchor`, found from a fresh start. */
+  const find = async (walk: CompanyWalk, anchor: RowKey): Promise<Found> => {
+    // Every row is looked at, whatever the view keeps: the anchor's place is in the upstream's list. Pages passed
+    // over are a walk's, not the page a person waits for.
+    const scan: CompanyWalk = { ...walk, range: {}, keep: undefined, ordered: true, cls: 'walk' };
+    let attempts = 0;
+    for (let replan = 0; replan <= REPLANS; replan++) {
+      const near =
+        anchor.at === null
+          ? undefined
+          : await positionsFor(replan, parts.checkpoints).nearest(
+              walk.company,
+              walk.filters,
+              anchor.at,
+              desc,
+            );
+      let position: Position | null = near
+        ? {
+            cursor: near.cursor,
+            skip: 0,
+            limit: WALK_PAGE_SIZE,
+            head: near.next,
+            prev: near.boundary,
+            checkpoint: near,
+          }
+        : { cursor: null, skip: 0, limit: WALK_PAGE_SIZE };
+      let stale = false;
+      for (let pages = 0; position !== null && pages < parts.maxPages; pages++) {
+        const page: PageRead = await read(scan, position);
+        attempts += page.attempts;
+        if (!page.ok) {
+          stale = page.stale === true;
+          if (stale) break;
+          return { ok: false, failure: page.failure, attempts };
+        }
+        const index = page.keys.findIndex((key) => sameRow(key, anchor));
+        if (index >= 0) {
+          const at = { cursor: position.cursor, skip: 0, limit: position.limit };
+          return { ok: true, at, keys: page.keys, index, attempts };
+        }
+        // Past the anchor's instant without meeting it: it is no longer in the list.
+        if (page.keys.some((key) => key.at !== null && anchor.at !== null && compare(key.at, anchor.at) > 0))
+          return { ok: false, failure: gone(GONE), attempts };
+        position = page.next;
+      }
+      if (!stale) return { ok: false, failure: gone(position === null ? GONE : TOO_FAR), attempts };
+    }
+    return { ok: false, failure: gone(GONE), attempts };
+  };
+
+  return async function readOn(walk: CompanyWalk, position: Position): Promise<PageRead> {
+    const first = await read(walk, position);
+    if (first.ok || position.cursor === null || position.checkpoint || !refusedCursor(first.failure))
+      return first;
+    const anchor = position.head ?? position.prev;
+    if (anchor === undefined) return { ...first, failure: gone(GONE) };
+    const found = await find(walk, anchor);
+    const attempts = first.attempts + found.attempts;
+    if (!found.ok) return { ok: false, failure: found.failure, attempts };
+    // `head` is the row to show next: from it. `prev` is the last row of the page before: from the row after it.
+    const skip = position.head !== undefined ? found.index : found.index + 1;
+    const from: Position = { ...found.at, skip, head: found.keys[skip] };
+    const page = await read(walk, from);
+    return page.ok ? { ...page, attempts: attempts + page.attempts, from } : { ...page, attempts };
+  };
+}
+
+type Found =
+  | { ok: true; at: Position; keys: RowKey[]; index: number; attempts: number }
+  | { ok: false; failure: UpstreamFailure; attempts: number };
+
+const GONE =
+  'the payment this list stood at is gone from the payments service; start again from the first page';
+const TOO_FAR =
+  'the payment this list stood at lies too far down to find again; start again from the first page';
