@@ -87,7 +87,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   });
   const leases = createLeases(state);
   const walks = createWalkPlaces(leases, settings.WALKS_PER_USER);
-  const runs = createSummaryRuns(state, leases);
+  const runs = createSummaryRuns(state, leases, now);
   const exports = createExportGate(leases, {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
@@ -136,7 +136,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     )
     .route('/config', appConfigRoute({ settings, scope }))
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
-    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks }))
+    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, now }))
     .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
     .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
     .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));

@@ -73,8 +73,10 @@ export function summaryRoute(parts: {
   walks: WalkPlaces;
   read: CompanyReader;
   checkpoints: Checkpoints;
+  now?: () => number;
 }) {
   const { settings, runs } = parts;
+  const now = parts.now ?? Date.now;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
   const order = settings.PAYMENTS_LIST_ORDER;
   const newCounter = () =>
@@ -121,6 +123,8 @@ export function summaryRoute(parts: {
     const chosen = viewOf(c, parts.scope, query);
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
+    // A Refresh promises figures read from now on: it joins no walk begun before it was asked.
+    const notBefore = fresh === 'true' ? now() : undefined;
     const user = view.user.username;
     const key = summaryKey(view);
     const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
@@ -128,7 +132,8 @@ export function summaryRoute(parts: {
     if (hit !== undefined && !streaming) return c.json(hit, 200);
     const claim = hit === undefined ? await runs.claim(user) : undefined;
     // A walk of its own takes one of the user's walk places; joining one under way takes none.
-    const place = hit !== undefined || runs.isRunning(key) ? undefined : await parts.walks.enter(user);
+    const place =
+      hit !== undefined || runs.isRunning(key, notBefore) ? undefined : await parts.walks.enter(user);
     if (place === null) {
       claim?.leave();
       return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
@@ -140,16 +145,17 @@ export function summaryRoute(parts: {
     const figures = async (
       progress: (counted: number) => void,
     ): Promise<Summary | UpstreamFailure | 'left'> => {
-      const asOf = new Date().toISOString();
       const outcome = await runs.await(
         key,
-        async (signal, counted) => {
+        async (signal, counted, startedAt) => {
           const total = newCounter();
           const walked = await count(view, total, signal, counted).finally(() => place?.leave());
           c.set('upstreamAttempts', c.get('upstreamAttempts') + walked.attempts);
-          return walked.failure ?? { ...total.result(walked.complete), as_of: asOf };
+          return (
+            walked.failure ?? { ...total.result(walked.complete), as_of: new Date(startedAt).toISOString() }
+          );
         },
-        { signal: waiting, progress },
+        { signal: waiting, progress, notBefore },
       );
       place?.leave();
       return outcome;
