@@ -39,6 +39,7 @@ import { createSummaryRuns } from './payments/summary/summary-runs.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
 import { createCompanyReader } from './payments/walk/company-reader.ts';
 import { createCompanyScope } from './payments/walk/company-scope.ts';
+import { createCursorLifetime } from './payments/walk/cursor-lifetime.ts';
 import { startIndexer } from './payments/walk/indexer.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
 import { createWalkPlaces } from './payments/walk/walk-places.ts';
@@ -92,12 +93,23 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
   });
-  const checkpoints = createCheckpoints(state, parts.metrics);
+  const lifetime = createCursorLifetime({
+    configuredSeconds: settings.UPSTREAM_CURSOR_TTL,
+    now,
+    onLearned(seconds, source) {
+      logEvent(logger, 'info', { msg: 'upstream_cursor_ttl', seconds, source });
+      parts.metrics?.cursorLifetime.reset();
+      parts.metrics?.cursorLifetime.set({ source }, seconds);
+    },
+  });
+  const checkpoints = createCheckpoints(state, { metrics: parts.metrics, lifetime });
   const read = createCompanyReader({
     upstream,
     checkpoints,
     order: settings.PAYMENTS_LIST_ORDER,
     timeZone: settings.PAYMENTS_TIME_ZONE,
+    lifetime,
+    now,
   });
   const indexer =
     settings.UPSTREAM_INDEXER === 'on'
@@ -105,6 +117,9 @@ export function createBff(settings: BffSettings, parts: BffParts) {
           read,
           leases,
           companies: companies.map((company) => company.id),
+          lifetime,
+          newestFirst: settings.PAYMENTS_LIST_ORDER === 'created_at_desc',
+          now,
           onWalked: (company, pages, ok) =>
             logEvent(logger, ok ? 'info' : 'warn', { msg: 'indexed', company, pages, ok }),
         })

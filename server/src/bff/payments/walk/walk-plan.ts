@@ -68,6 +68,7 @@ async function startFor(
     head: near.next,
     prev: near.boundary,
     checkpoint: near,
+    issuedAt: near.issuedAt,
   };
 }
 
