@@ -34,6 +34,7 @@ import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
 import { searchRoutes } from './payments/search/search-route.ts';
+import { createDayFigures } from './payments/summary/day-figures.ts';
 import { summaryRoute } from './payments/summary/summary-route.ts';
 import { createSummaryRuns } from './payments/summary/summary-runs.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
@@ -124,6 +125,11 @@ export function createBff(settings: BffSettings, parts: BffParts) {
             logEvent(logger, ok ? 'info' : 'warn', { msg: 'indexed', company, pages, ok }),
         })
       : undefined;
+  const days = createDayFigures(state, {
+    timeZone: settings.PAYMENTS_TIME_ZONE,
+    amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
+  });
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
   const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
@@ -151,7 +157,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     )
     .route('/config', appConfigRoute({ settings, scope }))
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
-    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, now }))
+    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, days, now }))
     .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
     .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
     .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));

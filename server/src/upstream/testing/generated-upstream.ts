@@ -96,6 +96,46 @@ function worldOf(choice: {
   return { companies, ...choice };
 }
 
+/**
+ * A plain world for counting tests: `companies` companies (the first the parent of the rest) of `rows` payments
+ * each, spread evenly over `days` days from `start` (seconds), newest first, statuses and currencies in turn.
+ */
+export function evenWorld(shape: {
+  companies: number;
+  rows: number;
+  days: number;
+  start: number;
+}): GeneratedWorld {
+  const companies = Array.from({ length: shape.companies }, (_, c) => ({
+    id: `co-${c}`,
+    name: `Company ${c}`,
+    parent_id: c === 0 ? null : 'co-0',
+    rows: Array.from({ length: shape.rows }, (_, i) => {
+      const at = shape.start + Math.floor((i * shape.days * 86_400) / shape.rows) + c;
+      return {
+        record: {
+          id: `p${c}-${i}`,
+          created_at: wall(at),
+          status: STATUSES[i % STATUSES.length],
+          amount: 100 + i,
+          currency: CURRENCIES[(i >> 1) % CURRENCIES.length],
+        },
+        at,
+        tie: i,
+      };
+    }).reverse(),
+  }));
+  return {
+    companies,
+    order: 'created_at_desc',
+    ids: 'string',
+    fill: 'full',
+    cursorLength: 0,
+    alphabet: 'c',
+    seed: 1,
+  };
+}
+
 /** Any world the spec allows, small enough for a property test's run. */
 export function generatedWorld(): fc.Arbitrary<GeneratedWorld> {
   return fc

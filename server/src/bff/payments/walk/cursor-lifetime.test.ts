@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type GeneratedWorld, generatedUpstream } from '../../../upstream/testing/generated-upstream.ts';
+import { evenWorld, generatedUpstream } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import type { BffSettings } from '../../create-bff.ts';
 import { createTestBff, signInOn } from '../../testing/bff-harness.ts';
@@ -13,38 +13,6 @@ import { createCursorLifetime } from './cursor-lifetime.ts';
 const DAY = 86_400;
 const START = Date.UTC(2025, 0, 1) / 1000;
 const wall = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19);
-
-/** Two companies of 3,000 payments each over 90 days, newest first. */
-function ninetyDays(): GeneratedWorld {
-  const companies = ['co-0', 'co-1'].map((id, c) => ({
-    id,
-    name: `Company ${c}`,
-    parent_id: c === 0 ? null : 'co-0',
-    rows: Array.from({ length: 3_000 }, (_, i) => {
-      const at = START + Math.floor((i * 90 * DAY) / 3_000) + c;
-      return {
-        record: {
-          id: `p${c}-${i}`,
-          created_at: wall(at),
-          status: i % 3 === 0 ? 'AWAITING' : 'COMPLETED',
-          amount: 100 + i,
-          currency: 'EUR',
-        },
-        at,
-        tie: i,
-      };
-    }).reverse(),
-  }));
-  return {
-    companies,
-    order: 'created_at_desc',
-    ids: 'string',
-    fill: 'full',
-    cursorLength: 0,
-    alphabet: 'c',
-    seed: 1,
-  };
-}
 
 /** A small deterministic stream of numbers in [0, 1). */
 function lcg(seed: number) {
@@ -63,7 +31,11 @@ function lcg(seed: number) {
 async function askAround(settings: Partial<BffSettings>) {
   let clock = Date.UTC(2026, 0, 1);
   const now = () => clock;
-  const upstream = generatedUpstream(ninetyDays(), undefined, { now, cursorTtlMs: 60_000 });
+  const upstream = generatedUpstream(
+    evenWorld({ companies: 2, rows: 3_000, days: 90, start: START }),
+    undefined,
+    { now, cursorTtlMs: 60_000 },
+  );
   const bff = await createTestBff({
     upstream: {
       baseUrl: 'http://generated.test/v1',
