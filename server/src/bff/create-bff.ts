@@ -35,11 +35,13 @@ import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
 import { searchRoutes } from './payments/search/search-route.ts';
+import { createDayFigures } from './payments/summary/day-figures.ts';
 import { summaryRoute } from './payments/summary/summary-route.ts';
 import { createSummaryRuns } from './payments/summary/summary-runs.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
 import { createCompanyReader } from './payments/walk/company-reader.ts';
 import { createCompanyScope } from './payments/walk/company-scope.ts';
+import { createCursorLifetime } from './payments/walk/cursor-lifetime.ts';
 import { startIndexer } from './payments/walk/indexer.ts';
 import { createListCursors } from './payments/walk/list-cursor.ts';
 import { createWalkPlaces } from './payments/walk/walk-places.ts';
@@ -88,17 +90,28 @@ export function createBff(settings: BffSettings, parts: BffParts) {
   });
   const leases = createLeases(state);
   const walks = createWalkPlaces(leases, settings.WALKS_PER_USER);
-  const runs = createSummaryRuns(state, leases);
+  const runs = createSummaryRuns(state, leases, now);
   const exports = createExportGate(leases, {
     perUser: settings.EXPORT_MAX_PER_USER,
     total: settings.EXPORT_MAX_TOTAL,
   });
-  const checkpoints = createCheckpoints(state, parts.metrics);
+  const lifetime = createCursorLifetime({
+    configuredSeconds: settings.UPSTREAM_CURSOR_TTL,
+    now,
+    onLearned(seconds, source) {
+      logEvent(logger, 'info', { msg: 'upstream_cursor_ttl', seconds, source });
+      parts.metrics?.cursorLifetime.reset();
+      parts.metrics?.cursorLifetime.set({ source }, seconds);
+    },
+  });
+  const checkpoints = createCheckpoints(state, { metrics: parts.metrics, lifetime });
   const read = createCompanyReader({
     upstream,
     checkpoints,
     order: settings.PAYMENTS_LIST_ORDER,
     timeZone: settings.PAYMENTS_TIME_ZONE,
+    lifetime,
+    now,
   });
   const indexer =
     settings.UPSTREAM_INDEXER === 'on'
@@ -106,10 +119,18 @@ export function createBff(settings: BffSettings, parts: BffParts) {
           read,
           leases,
           companies: companies.map((company) => company.id),
+          lifetime,
+          newestFirst: settings.PAYMENTS_LIST_ORDER === 'created_at_desc',
+          now,
           onWalked: (company, pages, ok) =>
             logEvent(logger, ok ? 'info' : 'warn', { msg: 'indexed', company, pages, ok }),
         })
       : undefined;
+  const days = createDayFigures(state, {
+    timeZone: settings.PAYMENTS_TIME_ZONE,
+    amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
+  });
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
   const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state, {
@@ -143,7 +164,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     )
     .route('/config', appConfigRoute({ settings, scope }))
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
-    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks }))
+    .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, days, now }))
     .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
     .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
     .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));

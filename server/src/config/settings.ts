@@ -200,6 +200,12 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       UPSTREAM_MAX_CONCURRENCY: whole('a whole number of requests from 1 to 10000', 1, 10_000).default(32),
       UPSTREAM_PAGE_REUSE_MS: whole('a number of milliseconds from 0 to 600000', 0, 600_000).default(1_000),
       UPSTREAM_INDEXER: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+      /** Unset: learned from the cursors the upstream refuses. */
+      UPSTREAM_CURSOR_TTL: whole(
+        'a whole number of seconds from 1 to 604800 (7 days)',
+        1,
+        604_800,
+      ).optional(),
       /** Unset: no metrics. */
       METRICS_PORT: whole('an integer 1–65535', 1, 65_535).optional(),
     })

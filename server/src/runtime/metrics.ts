@@ -48,6 +48,12 @@ export function createMetrics() {
       labelNames: ['result'] as const,
       registers,
     }),
+    cursorLifetime: new Gauge({
+      name: 'payments_upstream_cursor_ttl_seconds',
+      help: 'How long the upstream keeps a cursor, as configured (UPSTREAM_CURSOR_TTL) or learned from its refusals.',
+      labelNames: ['source'] as const,
+      registers,
+    }),
     walksRunning: new Gauge({
       name: 'payments_walks_running',
       help: 'Walks of the upstream under way in this process (summaries, exports, searches, skipping lists).',

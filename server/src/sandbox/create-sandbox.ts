@@ -119,7 +119,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   api.use('/v1/*', faultInjection(faults, seededRandom(seed ^ 0x2545f491)));
   api.use('/_sandbox/*', requireTenant);
 
-  const list = listPayments({ store, cursors: createCursorCodec(options.cursorSecret), sunset, now });
+  const list = listPayments({
+    store,
+    cursors: createCursorCodec(options.cursorSecret),
+    sunset,
+    now,
+    cursorTtlMs: faults.cursorTtlSeconds === undefined ? undefined : faults.cursorTtlSeconds * 1000,
+  });
   const methodNotAllowed = () =>
     problemResponse('method_not_allowed', 405, 'Only GET is supported here.', {
       headers: { Allow: 'GET, HEAD' },
@@ -141,6 +147,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return problemResponse('internal_error', 500, 'The sandbox failed unexpectedly.');
   });
 
+  let settling: NodeJS.Timeout | undefined;
+  const settleRps = faults.settleRps ?? 0;
+  if (settleRps > 0) {
+    let owed = 0;
+    let last = performance.now();
+    settling = setInterval(() => {
+      const at = performance.now();
+      owed += ((at - last) / 1000) * settleRps;
+      last = at;
+      const count = Math.floor(owed);
+      owed -= count;
+      if (count > 0) store.settle(count);
+    }, LIVE_TICK_MS);
+    // Settling must never keep a process alive on its own.
+    settling.unref();
+  }
   let timer: NodeJS.Timeout | undefined;
   if (liveRate > 0) {
     let owed = 0;
@@ -164,6 +186,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     insertPayments: (count) => store.insertLive(count, now().getTime() / 1000),
     close() {
       clearInterval(timer);
+      clearInterval(settling);
       store.close();
     },
   };

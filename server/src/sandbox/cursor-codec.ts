@@ -9,6 +9,8 @@ export interface CursorPayload {
   companyId: string;
   status: string | null;
   dateFrom: string | null;
+  /** When it was issued (milliseconds), for a sandbox whose cursors expire. */
+  issuedAt?: number | undefined;
 }
 
 const payloadSchema = z
@@ -21,9 +23,17 @@ const payloadSchema = z
       .regex(/^[A-Z_]{1,32}$/)
       .nullable(),
     d: z.nullable(dateTimeSchema),
+    t: z.optional(z.number().int().nonnegative()),
   })
   .transform(
-    (p): CursorPayload => ({ createdAt: p.c, id: p.i, companyId: p.co, status: p.s, dateFrom: p.d }),
+    (p): CursorPayload => ({
+      createdAt: p.c,
+      id: p.i,
+      companyId: p.co,
+      status: p.s,
+      dateFrom: p.d,
+      ...(p.t === undefined ? {} : { issuedAt: p.t }),
+    }),
   );
 
 const MAC_BYTES = 32;
@@ -52,6 +62,7 @@ export function createCursorCodec(secret: string = randomBytes(32).toString('bas
           co: payload.companyId,
           s: payload.status,
           d: payload.dateFrom,
+          t: payload.issuedAt,
         }),
       );
       return Buffer.concat([mac(json), json]).toString('base64url');

@@ -29,6 +29,7 @@ describe('parseFaults', () => {
     expect(parseFaults('')).toEqual({});
     expect(parseFaults(' rate_429 = 0.5 , ')).toEqual({ rate429: 0.5 });
     expect(parseFaults('latency_ms=100,rate_limit_rps=40')).toEqual({ latencyMs: 100, rateLimitRps: 40 });
+    expect(parseFaults('cursor_ttl_s=60,settle_rps=2.5')).toEqual({ cursorTtlSeconds: 60, settleRps: 2.5 });
   });
 
   it.each([
@@ -45,6 +46,9 @@ describe('parseFaults', () => {
     ['rate_limit_rps=0', /rate_limit_rps/],
     ['rate_limit_rps=2.5', /rate_limit_rps/],
     ['rate_limit_rps=1000000', /rate_limit_rps/],
+    ['cursor_ttl_s=0', /cursor_ttl_s/],
+    ['cursor_ttl_s=1.5', /cursor_ttl_s/],
+    ['settle_rps=20000', /settle_rps/],
   ])('refuses %j with a message naming the fault', (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(message);
   });
@@ -110,5 +114,40 @@ describe('fault injection', () => {
     expect(unavailable).toBeGreaterThan(140);
     expect(unavailable).toBeLessThan(260);
     expect(statuses.filter((s) => s === 200).length).toBe(400 - unavailable);
+  });
+});
+
+describe('an upstream that forgets', () => {
+  it('cursor_ttl_s: a cursor is taken until that many seconds after it was issued, then refused with 410', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const sandbox = createSandbox({
+      seedCount: 300,
+      faults: { cursorTtlSeconds: 60 },
+      now: () => new Date(now),
+    });
+    opened.push(sandbox);
+    const first = await list(sandbox.app, { query: { limit: '10' } });
+    const { next_cursor: cursor } = (await first.json()) as { next_cursor: string };
+    now += 59_999;
+    expect((await list(sandbox.app, { query: { limit: '10', cursor } })).status).toBe(200);
+    now += 1;
+    const expired = await list(sandbox.app, { query: { limit: '10', cursor } });
+    expect(expired.status).toBe(410);
+    expect(problemSchema.parse(await expired.json()).code).toBe('cursor_expired');
+  });
+
+  it('settle: AWAITING payments become COMPLETED or FAILED, the last added first', async () => {
+    const sandbox = open({ settleRps: 0 });
+    const companies = sandbox.tenants.flatMap((tenant) => tenant.companies.map((company) => company.id));
+    const rows = (status?: string) =>
+      companies.flatMap((companyId) => sandbox.store.page({ companyId, status, limit: 10_000 }));
+    const before = rows('AWAITING').map((row) => row.id);
+    expect(sandbox.store.settle(3)).toBe(3);
+    const after = new Set(rows('AWAITING').map((row) => row.id));
+    const settled = before.filter((id) => !after.has(id));
+    // Ids grow as payments are added: the three highest were added last.
+    expect(settled.toSorted()).toEqual(before.toSorted().slice(-3));
+    const now = new Map(rows().map((row) => [row.id, row.status]));
+    for (const id of settled) expect(['COMPLETED', 'FAILED']).toContain(now.get(id));
   });
 });

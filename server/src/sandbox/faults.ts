@@ -18,6 +18,10 @@ export interface SandboxFaults {
    * burst; a request without a token gets 429 with `Retry-After`.
    */
   rateLimitRps?: number;
+  /** Seconds a cursor is accepted after it was issued; older ones are refused with 410 `cursor_expired`. */
+  cursorTtlSeconds?: number;
+  /** AWAITING payments settled (COMPLETED, or FAILED) per second, the last added first: statuses change after the fact. */
+  settleRps?: number;
 }
 
 const KEYS = {
@@ -28,11 +32,15 @@ const KEYS = {
   retry_after: 'retryAfterSeconds',
   malformed: 'malformed',
   rate_limit_rps: 'rateLimitRps',
+  cursor_ttl_s: 'cursorTtlSeconds',
+  settle_rps: 'settleRps',
 } as const satisfies Record<string, keyof SandboxFaults>;
 const SHARES = ['error500', 'error503', 'rate429', 'malformed'] as const;
 const MAX_LATENCY_MS = 60_000;
 const MAX_RETRY_AFTER_SECONDS = 3_600;
 const MAX_RATE_LIMIT_RPS = 100_000;
+const MAX_CURSOR_TTL_SECONDS = 86_400;
+const MAX_SETTLE_RPS = 10_000;
 
 /** Checks fault settings however they arrived; the message names the setting at fault. */
 export function checkFaults(faults: SandboxFaults): SandboxFaults {
@@ -59,6 +67,21 @@ export function checkFaults(faults: SandboxFaults): SandboxFaults {
   ) {
     throw new Error(`rate_limit_rps must be an integer from 1 to ${MAX_RATE_LIMIT_RPS}`);
   }
+  const { cursorTtlSeconds, settleRps } = faults;
+  if (
+    cursorTtlSeconds !== undefined &&
+    !(
+      Number.isInteger(cursorTtlSeconds) &&
+      cursorTtlSeconds >= 1 &&
+      cursorTtlSeconds <= MAX_CURSOR_TTL_SECONDS
+    )
+  )
+    throw new Error(`cursor_ttl_s must be an integer from 1 to ${MAX_CURSOR_TTL_SECONDS}`);
+  if (
+    settleRps !== undefined &&
+    !(Number.isFinite(settleRps) && settleRps >= 0 && settleRps <= MAX_SETTLE_RPS)
+  )
+    throw new Error(`settle_rps must be a number from 0 to ${MAX_SETTLE_RPS}`);
   let total = 0;
   for (const key of SHARES) {
     const share = faults[key];
@@ -72,8 +95,8 @@ export function checkFaults(faults: SandboxFaults): SandboxFaults {
 }
 
 /**
- * Parses `SANDBOX_FAULTS`, e.g. `latency_ms=20,error_500=0.1,rate_429=0.05,retry_after=1,malformed=0.05` or
- * `latency_ms=100,rate_limit_rps=40`.
+ * Parses `SANDBOX_FAULTS`, e.g. `latency_ms=20,error_500=0.1,rate_429=0.05,retry_after=1,malformed=0.05`,
+ * `latency_ms=100,rate_limit_rps=40`, or an upstream that forgets: `cursor_ttl_s=60,settle_rps=2`.
  */
 export function parseFaults(spec: string): SandboxFaults {
   const faults: SandboxFaults = {};

@@ -53,6 +53,8 @@ export interface ListPaymentsDeps {
   cursors: CursorCodec;
   sunset: Date;
   now: () => Date;
+  /** Cursors older than this are refused (SANDBOX_FAULTS cursor_ttl_s). */
+  cursorTtlMs?: number | undefined;
 }
 
 type Invalid = { ok: false; response: Response };
@@ -111,6 +113,7 @@ export function listPayments(deps: ListPaymentsDeps) {
           companyId: filters.companyId,
           status: filters.status ?? null,
           dateFrom: filters.dateFrom ?? null,
+          ...(deps.cursorTtlMs === undefined ? {} : { issuedAt: deps.now().getTime() }),
         })
       : null;
     return { data, next_cursor: next, has_more: hasMore };
@@ -192,6 +195,13 @@ export function listPayments(deps: ListPaymentsDeps) {
           { extra: { parameter: 'cursor' } },
         );
       }
+      if (
+        deps.cursorTtlMs !== undefined &&
+        (payload.issuedAt === undefined || deps.now().getTime() - payload.issuedAt >= deps.cursorTtlMs)
+      )
+        return problemResponse('cursor_expired', 410, 'cursor has expired; start again without cursor.', {
+          extra: { parameter: 'cursor' },
+        });
       before = { created: fromDateTime(payload.createdAt), seq };
     }
     const rows = store.page({ ...query, before, limit: size + 1 });

@@ -64,6 +64,8 @@ export interface PaymentStore {
   page(query: PageQuery): PaymentRecord[];
   /** Adds `count` payments dated `max(nowSeconds, newest row)` with ids above every existing one. */
   insertLive(count: number, nowSeconds: number): void;
+  /** Settles up to `count` AWAITING payments, the last added first: each becomes COMPLETED, one in five FAILED. */
+  settle(count: number): number;
   close(): void;
 }
 
@@ -158,6 +160,10 @@ export function createPaymentStore(options: PaymentStoreOptions): PaymentStore {
   for (const [index, name] of COUNTERPARTIES.entries()) insertCounterparty.run(index + 1, name);
 
   const columns = `seq, company, status, created, amount, currency, description_id, counterparty_id, reference_no`;
+  const settlePayments = db.prepare(
+    `UPDATE payments SET status = CASE WHEN seq % 5 = 0 THEN 'FAILED' ELSE 'COMPLETED' END
+     WHERE seq IN (SELECT seq FROM payments WHERE status = 'AWAITING' ORDER BY seq DESC LIMIT ?)`,
+  );
   const insertPayment = db.prepare(`INSERT INTO payments (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   // Seeding binds many rows per statement: one native call per row is most of the cost of a million rows.
   const insertBatch = db.prepare(
@@ -275,6 +281,10 @@ export function createPaymentStore(options: PaymentStoreOptions): PaymentStore {
         db.exec('ROLLBACK');
         throw error;
       }
+    },
+    settle(count) {
+      if (!Number.isSafeInteger(count) || count < 0) throw new Error('count must be a non-negative integer');
+      return Number(settlePayments.run(count).changes);
     },
     close() {
       if (db.isOpen) db.close();

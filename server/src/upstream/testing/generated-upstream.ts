@@ -96,6 +96,46 @@ function worldOf(choice: {
   return { companies, ...choice };
 }
 
+/**
+ * A plain world for counting tests: `companies` companies (the first the parent of the rest) of `rows` payments
+ * each, spread evenly over `days` days from `start` (seconds), newest first, statuses and currencies in turn.
+ */
+export function evenWorld(shape: {
+  companies: number;
+  rows: number;
+  days: number;
+  start: number;
+}): GeneratedWorld {
+  const companies = Array.from({ length: shape.companies }, (_, c) => ({
+    id: `co-${c}`,
+    name: `Company ${c}`,
+    parent_id: c === 0 ? null : 'co-0',
+    rows: Array.from({ length: shape.rows }, (_, i) => {
+      const at = shape.start + Math.floor((i * shape.days * 86_400) / shape.rows) + c;
+      return {
+        record: {
+          id: `p${c}-${i}`,
+          created_at: wall(at),
+          status: STATUSES[i % STATUSES.length],
+          amount: 100 + i,
+          currency: CURRENCIES[(i >> 1) % CURRENCIES.length],
+        },
+        at,
+        tie: i,
+      };
+    }).reverse(),
+  }));
+  return {
+    companies,
+    order: 'created_at_desc',
+    ids: 'string',
+    fill: 'full',
+    cursorLength: 0,
+    alphabet: 'c',
+    seed: 1,
+  };
+}
+
 /** Any world the spec allows, small enough for a property test's run. */
 export function generatedWorld(): fc.Arbitrary<GeneratedWorld> {
   return fc
@@ -120,29 +160,73 @@ export function generatedWorld(): fc.Arbitrary<GeneratedWorld> {
     );
 }
 
-/** The rows the upstream lists for a company with these filters, in its order. */
+/**
+ * A payment that is PENDING until `at` (milliseconds on the upstream's clock) and `to` from then on: the spec
+ * shows no transitions, so an upstream may settle payments after the fact.
+ */
+export interface Settlement {
+  company: string;
+  /** The row, by its place among the company's generated rows (`GeneratedRow.tie`). */
+  tie: number;
+  at: number;
+  to: string;
+}
+
+/** The status a row has at `time`, with `settlements` applied. */
+export function statusAt(
+  row: GeneratedRow,
+  company: string,
+  settlements: readonly Settlement[],
+  time: number,
+): unknown {
+  const settles = settlements.find((s) => s.company === company && s.tie === row.tie);
+  if (!settles) return row.record.status;
+  return time >= settles.at ? settles.to : 'PENDING';
+}
+
+/** The rows the upstream lists for a company with these filters, in its order (statuses as at `time`). */
 export function listed(
   world: GeneratedWorld,
   company: string,
-  filters: { status?: string; date_from?: string },
+  filters: { status?: string | undefined; date_from?: string | undefined },
+  changing: { settlements: readonly Settlement[]; time: number } = { settlements: [], time: 0 },
 ) {
   const rows = world.companies.find((c) => c.id === company)?.rows ?? [];
+  const status = (row: GeneratedRow) => statusAt(row, company, changing.settlements, changing.time);
   return rows.filter(
     (row) =>
-      (filters.status === undefined || row.record.status === filters.status) &&
+      (filters.status === undefined || status(row) === filters.status) &&
       (filters.date_from === undefined || (row.record.created_at as string) >= filters.date_from),
   );
 }
 
+/** What the spec allows an upstream to forget or change, on a clock the test holds. */
+export interface ForgetfulOptions {
+  /** The upstream's clock, in milliseconds (a test's own, never real time). */
+  now?: () => number;
+  /** A cursor older than this is refused with 410, as the spec allows. */
+  cursorTtlMs?: number;
+  /** Payments PENDING until a time, then settled. */
+  settlements?: readonly Settlement[];
+}
+
 /**
  * The world's API as a Hono app (serve it in-process with InProcessDispatcher). `refuse(cursor)` makes it answer
- * 400 to a cursor it issued; `insert` adds rows newest first (created later than every row) to a company.
+ * 400 to a cursor it issued; `insert` adds rows newest first (created later than every row) to a company. With
+ * `forgetful`, cursors expire and payments settle on the test's clock.
  */
 export function generatedUpstream(
   world: GeneratedWorld,
   credentials = { secretId: 'gen', secretPassword: 'gen-pw' },
+  forgetful: ForgetfulOptions = {},
 ) {
-  const cursors = new Map<string, { company: string; filters: string; after: GeneratedRow }>();
+  const now = forgetful.now ?? (() => 0);
+  const settlements = forgetful.settlements ?? [];
+  const cursors = new Map<
+    string,
+    { company: string; filters: string; after: GeneratedRow; issuedAt: number }
+  >();
+  let expired = 0;
   const refused = new Set<string>();
   let issued = 0;
   let served = 0;
@@ -162,15 +246,26 @@ export function generatedUpstream(
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) return c.json({ error: 'limit' }, 400);
     const filters = { status: c.req.query('status'), date_from: c.req.query('date_from') };
     const filterKey = JSON.stringify(filters);
-    const rows = listed(world, company, filters);
+    const time = now();
+    const rows = listed(world, company, filters, { settlements, time });
     let start = 0;
+    let standsAfter = BEFORE_ALL;
     const cursor = c.req.query('cursor');
     if (cursor !== undefined) {
       const known = cursors.get(cursor);
       if (!known || refused.has(cursor) || known.company !== company || known.filters !== filterKey)
         return c.json({ error: 'bad cursor' }, 400);
-      // Keyset: rows added meanwhile at the top do not move the position.
-      start = rows.indexOf(known.after) + 1;
+      if (forgetful.cursorTtlMs !== undefined && time - known.issuedAt >= forgetful.cursorTtlMs) {
+        expired += 1;
+        return c.json({ error: 'cursor expired' }, 410);
+      }
+      // Keyset over the whole list: rows added at the top, or leaving the filter (settled), do not move it.
+      const all = world.companies.find((co) => co.id === company)?.rows ?? [];
+      const place = new Map(all.map((row, index) => [row, index]));
+      const after = place.get(known.after) ?? -1;
+      start = rows.findIndex((row) => (place.get(row) ?? -1) > after);
+      if (start < 0) start = rows.length;
+      standsAfter = known.after;
     }
     // The page size this upstream chooses: what was asked, less, or nothing, while more follow.
     const take =
@@ -191,20 +286,22 @@ export function generatedUpstream(
         world.alphabet.repeat(Math.ceil(world.cursorLength / world.alphabet.length)),
       );
       next = `${letters.slice(0, world.cursorLength).join('')}#${issued}`;
-      // An empty first page has no row to stand after: its cursor stands before the first row.
+      // An empty page's cursor stands where the one before it stood (the first page's: before the first row).
       cursors.set(next, {
         company,
         filters: filterKey,
-        after: rows[start + take - 1] ?? rows[start - 1] ?? BEFORE_ALL,
+        after: data.at(-1) ?? standsAfter,
+        issuedAt: time,
       });
     }
-    return c.body(
-      JSON.stringify({ data: data.map((row) => row.record), next_cursor: next, has_more: more }),
-      200,
-      {
-        'content-type': 'application/json',
-      },
+    const records = data.map((row) =>
+      settlements.length === 0
+        ? row.record
+        : { ...row.record, status: statusAt(row, company, settlements, time) },
     );
+    return c.body(JSON.stringify({ data: records, next_cursor: next, has_more: more }), 200, {
+      'content-type': 'application/json',
+    });
   });
   return {
     app,
@@ -213,6 +310,8 @@ export function generatedUpstream(
     world,
     /** Requests answered so far. */
     served: () => served,
+    /** Cursors refused for their age (410) so far. */
+    expired: () => expired,
     /** Every cursor issued so far. */
     cursors: () => [...cursors.keys()],
     refuse(cursor: string) {

@@ -19,6 +19,25 @@ function addTo(totals: Totals, currency: string, amount: string, count = 1): voi
   }
 }
 
+/**
+ * What a summary reads of a row: its status, currency, amount in major units (null when it cannot be read as
+ * money) and day in the zone (null when its time reads as none). For many rows alike, `amount` is their sum.
+ */
+export interface RowFigures {
+  status: string | null;
+  currency: string | null;
+  amount: string | null;
+  day: string | null;
+}
+
+export function readRow(record: Payment, timeZone: string, amountUnit: AmountUnit): RowFigures {
+  const status = typeof record.status === 'string' ? record.status : null;
+  const currency = typeof record.currency === 'string' ? record.currency : null;
+  const amount = currency === null ? null : majorAmount(record.amount, currency, amountUnit);
+  const instant = instantOf(record.created_at, timeZone);
+  return { status, currency, amount, day: instant === null ? null : dayIn(instant, timeZone) };
+}
+
 /** What a counter has counted, for another to merge. */
 interface CounterState {
   count: number;
@@ -61,6 +80,34 @@ export function createSummaryCounter({
   const settled: Totals = new Map();
   const days = new Map<string, { count: number; totals: Totals }>();
 
+  function tally(
+    status: string | null,
+    currency: string | null,
+    amount: string | null,
+    day: string | null,
+    n: number,
+  ): void {
+    count += n;
+    byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+    const isSettled = status !== null && settledStatuses.includes(status);
+    if (amount === null || currency === null) uninterpreted += n;
+    else {
+      addTo(totals, currency, amount, n);
+      if (isSettled) addTo(settled, currency, amount, n);
+    }
+    if (day === null) {
+      undated += n;
+      return;
+    }
+    let entry = days.get(day);
+    if (entry === undefined) {
+      entry = { count: 0, totals: new Map() };
+      days.set(day, entry);
+    }
+    entry.count += n;
+    if (amount !== null && currency !== null) addTo(entry.totals, currency, amount, n);
+  }
+
   const counter = {
     get count() {
       return count;
@@ -85,30 +132,12 @@ export function createSummaryCounter({
     },
     state: (): CounterState => ({ count, uninterpreted, undated, byStatus, totals, settled, days }),
     add(record: Payment): void {
-      count += 1;
-      const status = typeof record.status === 'string' ? record.status : null;
-      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-      const isSettled = status !== null && settledStatuses.includes(status);
-      const currency = typeof record.currency === 'string' ? record.currency : null;
-      const amount = currency === null ? null : majorAmount(record.amount, currency, amountUnit);
-      if (amount === null || currency === null) uninterpreted += 1;
-      else {
-        addTo(totals, currency, amount);
-        if (isSettled) addTo(settled, currency, amount);
-      }
-      const instant = instantOf(record.created_at, timeZone);
-      if (instant === null) {
-        undated += 1;
-        return;
-      }
-      const day = dayIn(instant, timeZone);
-      let entry = days.get(day);
-      if (entry === undefined) {
-        entry = { count: 0, totals: new Map() };
-        days.set(day, entry);
-      }
-      entry.count += 1;
-      if (amount !== null && currency !== null) addTo(entry.totals, currency, amount);
+      const { status, currency, amount, day } = readRow(record, timeZone, amountUnit);
+      tally(status, currency, amount, day, 1);
+    },
+    /** Adds `count` rows already counted elsewhere (kept per-day figures): their status, currency, day and sum. */
+    addFigures(figures: RowFigures & { count: number }): void {
+      tally(figures.status, figures.currency, figures.amount, figures.day, figures.count);
     },
     result(complete: boolean): Summary {
       return {

@@ -12,30 +12,40 @@ import type { CompanyScope } from '../walk/company-scope.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
-import { companyWalk, planWalk } from '../walk/walk-plan.ts';
+import { companyWalk, planWalk, rangeOf } from '../walk/walk-plan.ts';
+import { createDayCells, type DayCells, type DayFigures } from './day-figures.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import { type SummaryRuns, summaryKey } from './summary-runs.ts';
+
+/** What a part of a walk counts into: the view's figures, and the company's per-day figures. */
+interface Tally {
+  counter: SummaryCounter;
+  cells: DayCells;
+}
 
 /**
  * Parts of a walk counted apart until each is accepted (it joins the part before it exactly); then what it
  * counted goes into `total`, and so does every row it reads after.
  */
 function countingParts(
-  total: SummaryCounter,
-  newCounter: () => SummaryCounter,
+  total: Tally,
+  newTally: () => Tally,
   onPage: (rows: number) => void,
   stopped: () => boolean,
 ): PartsConsumer {
-  const pending = new Map<number, SummaryCounter>();
+  const pending = new Map<number, Tally>();
   const accepted = new Set<number>();
   return {
     open(part) {
-      const own = newCounter();
+      const own = newTally();
       pending.set(part, own);
       return {
         add: (rows) => {
           const into = accepted.has(part) ? total : own;
-          for (const row of rows) into.add(row);
+          for (const row of rows) {
+            into.counter.add(row);
+            into.cells.add(row);
+          }
         },
         end() {},
       };
@@ -44,7 +54,10 @@ function countingParts(
       accepted.add(part);
       const own = pending.get(part);
       pending.delete(part);
-      if (own) total.merge(own);
+      if (own) {
+        total.counter.merge(own.counter);
+        total.cells.merge(own.cells);
+      }
     },
     onPage,
     stopped,
@@ -73,8 +86,11 @@ export function summaryRoute(parts: {
   walks: WalkPlaces;
   read: CompanyReader;
   checkpoints: Checkpoints;
+  days: DayFigures;
+  now?: () => number;
 }) {
   const { settings, runs } = parts;
+  const now = parts.now ?? Date.now;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
   const order = settings.PAYMENTS_LIST_ORDER;
   const newCounter = () =>
@@ -84,12 +100,23 @@ export function summaryRoute(parts: {
       settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
     });
 
-  /** Counts a view into `total`: every company at once; `counted` hears of every page. */
+  const newTally = () => ({
+    counter: newCounter(),
+    cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT),
+  });
+  // Only figures of every status and currency answer every later question.
+  const keepsDays = (view: View) => view.filters.status === undefined && view.currencies === undefined;
+
+  /**
+   * Counts a view into `total`: every company at once; `counted` hears of every page. Each company's exact walk
+   * leaves its per-day figures, as of `startedAt`.
+   */
   async function count(
     view: View,
     total: SummaryCounter,
     signal: AbortSignal,
     counted: (rows: number) => void,
+    startedAt: number,
   ) {
     let read = 0;
     const stopped = () => read >= settings.SUMMARY_MAX_ROWS;
@@ -102,11 +129,15 @@ export function summaryRoute(parts: {
         const checkpoints = positionsFor(replan, parts.checkpoints);
         const plan = await planWalk(view, id, { checkpoints, order, timeZone });
         const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+        // The company's own per-day figures; its rows go into the view's total as well.
+        const mine = { counter: total, cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT) };
         const outcome = await walkInParts(walk, plan, {
           read: parts.read,
           order,
-          consumer: countingParts(total, newCounter, onPage, stopped),
+          consumer: countingParts(mine, newTally, onPage, stopped),
         });
+        if (outcome.ok && !stopped() && keepsDays(view))
+          await parts.days.keep(id, mine.cells, walk.range, startedAt).catch(() => undefined);
         if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;
       }
     };
@@ -121,14 +152,21 @@ export function summaryRoute(parts: {
     const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
     if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
+    // A Refresh promises figures read from now on: it joins no walk begun before it was asked.
+    const notBefore = fresh === 'true' ? now() : undefined;
     const user = view.user.username;
     const key = summaryKey(view);
     const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
-    const hit = fresh === 'true' ? undefined : await runs.cached(key);
+    // Not a Refresh: figures cached for the question, or made of kept per-day figures, answer at once.
+    const hit =
+      fresh === 'true'
+        ? undefined
+        : ((await runs.cached(key)) ?? (await parts.days.answer(view, rangeOf(view, timeZone))));
     if (hit !== undefined && !streaming) return c.json(hit, 200);
     const claim = hit === undefined ? await runs.claim(user) : undefined;
     // A walk of its own takes one of the user's walk places; joining one under way takes none.
-    const place = hit !== undefined || runs.isRunning(key) ? undefined : await parts.walks.enter(user);
+    const place =
+      hit !== undefined || runs.isRunning(key, notBefore) ? undefined : await parts.walks.enter(user);
     if (place === null) {
       claim?.leave();
       return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
@@ -140,16 +178,17 @@ export function summaryRoute(parts: {
     const figures = async (
       progress: (counted: number) => void,
     ): Promise<Summary | UpstreamFailure | 'left'> => {
-      const asOf = new Date().toISOString();
       const outcome = await runs.await(
         key,
-        async (signal, counted) => {
+        async (signal, counted, startedAt) => {
           const total = newCounter();
-          const walked = await count(view, total, signal, counted).finally(() => place?.leave());
+          const walked = await count(view, total, signal, counted, startedAt).finally(() => place?.leave());
           c.set('upstreamAttempts', c.get('upstreamAttempts') + walked.attempts);
-          return walked.failure ?? { ...total.result(walked.complete), as_of: asOf };
+          return (
+            walked.failure ?? { ...total.result(walked.complete), as_of: new Date(startedAt).toISOString() }
+          );
         },
-        { signal: waiting, progress },
+        { signal: waiting, progress, notBefore },
       );
       place?.leave();
       return outcome;

@@ -14,6 +14,8 @@ export const summaryKey = (view: View) =>
 
 /** A walk counting one question, shared by everyone asking it in this process. */
 interface Shared {
+  /** When the walk began: every row it counts is read at or after it (its figures' `as_of`). */
+  startedAt: number;
   outcome: Promise<Outcome>;
   stop: AbortController;
   listeners: Set<(counted: number) => void>;
@@ -25,11 +27,19 @@ interface Shared {
  * so a dashboard reloaded or opened by a colleague does not walk the upstream again. A question asked again while
  * it is being counted joins the walk under way. Each user has one summary place: a newer question takes it, and
  * the older one, on whichever replica it waits, is answered `summary_superseded` (the walk goes on while anybody
- * else still waits for it).
+ * else still waits for it). A Refresh asked at T joins only a walk that began at or after T: one begun before
+ * may have read rows before they changed, so its figures are not what the Refresh promises.
  */
-export function createSummaryRuns(state: SharedState, leases: Leases) {
+export function createSummaryRuns(state: SharedState, leases: Leases, now: () => number = Date.now) {
   const cacheKey = (key: string) => `summary:${key}`;
   const running = new Map<string, Shared>();
+  /** Caches figures unless newer ones are cached: an older walk ending last does not hide a Refresh's answer. */
+  const keepNewest = async (key: string, outcome: Summary) => {
+    const cached = await state.get(cacheKey(key));
+    const cachedAsOf = cached === null ? undefined : summarySchema.safeParse(JSON.parse(cached)).data?.as_of;
+    if (cachedAsOf !== undefined && outcome.as_of !== undefined && cachedAsOf > outcome.as_of) return;
+    await state.set(cacheKey(key), JSON.stringify(outcome), SUMMARY_CACHE_MS);
+  };
   return {
     async cached(key: string): Promise<Summary | undefined> {
       const hit = await state.get(cacheKey(key));
@@ -39,33 +49,43 @@ export function createSummaryRuns(state: SharedState, leases: Leases) {
     },
     /** The user's one summary place, taken from the question before. */
     claim: (user: string): Promise<Held> => leases.takeOver(`summary-run:${user}`),
-    /** Whether a walk for `key` is under way here (a request that joins it starts no walk of its own). */
-    isRunning: (key: string) => running.has(key),
+    /**
+     * Whether a walk for `key` begun at or after `notBefore` is under way here (a request that joins it starts no
+     * walk of its own).
+     */
+    isRunning: (key: string, notBefore = -Infinity) =>
+      (running.get(key)?.startedAt ?? -Infinity) >= notBefore,
     /**
      * Waits for the figures of `key`: joins the walk under way, or starts one with `walk`. `progress` hears the rows
-     * counted so far; the waiter leaves on `signal`, and the walk stops when nobody waits for it any more.
+     * counted so far; the waiter leaves on `signal`, and the walk stops when nobody waits for it any more. With
+     * `notBefore` (a Refresh), a walk begun earlier is not joined: a new one starts, and later askers join that.
      */
     async await(
       key: string,
-      walk: (signal: AbortSignal, counted: (rows: number) => void) => Promise<Outcome>,
-      waiter: { signal: AbortSignal; progress(counted: number): void },
+      walk: (signal: AbortSignal, counted: (rows: number) => void, startedAt: number) => Promise<Outcome>,
+      waiter: { signal: AbortSignal; progress(counted: number): void; notBefore?: number | undefined },
     ): Promise<Outcome | 'left'> {
       let shared = running.get(key);
-      if (!shared) {
+      if (!shared || shared.startedAt < (waiter.notBefore ?? -Infinity)) {
         const stop = new AbortController();
+        const startedAt = now();
         const fresh: Shared = {
+          startedAt,
           stop,
           listeners: new Set(),
           counted: 0,
           outcome: Promise.resolve({} as Outcome),
         };
-        fresh.outcome = walk(stop.signal, (rows) => {
-          fresh.counted += rows;
-          for (const listener of fresh.listeners) listener(fresh.counted);
-        }).then((outcome) => {
-          running.delete(key);
-          if ('count' in outcome)
-            state.set(cacheKey(key), JSON.stringify(outcome), SUMMARY_CACHE_MS).catch(() => undefined);
+        fresh.outcome = walk(
+          stop.signal,
+          (rows) => {
+            fresh.counted += rows;
+            for (const listener of fresh.listeners) listener(fresh.counted);
+          },
+          startedAt,
+        ).then(async (outcome) => {
+          if (running.get(key) === fresh) running.delete(key);
+          if ('count' in outcome) await keepNewest(key, outcome).catch(() => undefined);
           return outcome;
         });
         running.set(key, fresh);

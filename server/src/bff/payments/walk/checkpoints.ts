@@ -1,5 +1,6 @@
 import type { Metrics } from '../../../runtime/metrics.ts';
 import type { SharedState } from '../../../shared-state/index.ts';
+import type { CursorLifetime } from './cursor-lifetime.ts';
 import type { RowKey } from './row-key.ts';
 
 /** The upstream filters a company's walk sends; its cursors are good for exactly these. */
@@ -17,9 +18,14 @@ export interface Checkpoint {
   boundary: RowKey & { at: number };
   cursor: string;
   next: RowKey & { at: number };
+  /** When the upstream issued the cursor (the BFF's clock): past the upstream's cursor lifetime it is not tried. */
+  issuedAt: number;
 }
 
-/** How long a position is remembered; a walk verifies it before use, so an old one costs one request at most. */
+/**
+ * How long a position is remembered when the upstream's cursor lifetime is not known; a walk verifies it before
+ * use, so an old one costs one request at most.
+ */
 const CHECKPOINT_TTL_MS = 24 * 3_600_000;
 /** Positions kept per company and filters: a page each, for 500,000 rows at 100 a page. */
 const MAX_CHECKPOINTS = 5_000;
@@ -27,57 +33,62 @@ const MAX_CHECKPOINTS = 5_000;
 const keyFor = (company: string, filters: UpstreamFilters) =>
   `checkpoints:${JSON.stringify([company, filters.status ?? null, filters.date_from ?? null])}`;
 
-const encode = (c: Checkpoint) => JSON.stringify([c.boundary.id, c.cursor, c.next.at, c.next.id]);
+const encode = (c: Checkpoint) =>
+  JSON.stringify([c.boundary.id, c.cursor, c.next.at, c.next.id, c.boundary.at, c.issuedAt]);
 
-function decode(member: string, at: number): Checkpoint | undefined {
+/** A member as remembered; one of an older shape (without its cursor's age) is none. */
+function decode(member: string): Checkpoint | undefined {
   try {
-    const [id, cursor, nextAt, nextId] = JSON.parse(member) as unknown[];
+    const [id, cursor, nextAt, nextId, at, issuedAt] = JSON.parse(member) as unknown[];
     if (typeof id !== 'string' || typeof cursor !== 'string' || typeof nextAt !== 'number') return undefined;
-    if (typeof nextId !== 'string') return undefined;
-    return { boundary: { at, id }, cursor, next: { at: nextAt, id: nextId } };
+    if (typeof nextId !== 'string' || typeof at !== 'number' || typeof issuedAt !== 'number')
+      return undefined;
+    return { boundary: { at, id }, cursor, next: { at: nextAt, id: nextId }, issuedAt };
   } catch {
     return undefined;
   }
 }
 
+/** Members read at a time when looking for usable positions among ones past their cursors' lifetime. */
+const SCAN = 64;
+
 /**
  * Positions remembered per company and upstream filters, in the shared state, so that a question reaching into
  * the past starts near it instead of at page one, and a long range can be split into parts walked at once.
  */
-export function createCheckpoints(state: SharedState, metrics?: Metrics) {
-  const members = async (key: string, min: number, max: number, reverse: boolean, offset = 0, limit = 1) => {
-    // The score is the boundary's instant; the member does not carry it.
-    const found = await state.rangeScored(key, { min, max, reverse, offset, limit });
-    const withScores: Checkpoint[] = [];
-    for (const member of found) {
-      const [id] = JSON.parse(member) as [string];
-      // Scores are integers (milliseconds); the member is looked up again for its score.
-      const at = await scoreOf(key, member, min, max);
-      const checkpoint = at === undefined ? undefined : decode(member, at);
-      if (checkpoint && checkpoint.boundary.id === id) withScores.push(checkpoint);
+export function createCheckpoints(
+  state: SharedState,
+  options: { metrics?: Metrics | undefined; lifetime?: CursorLifetime | undefined } = {},
+) {
+  const { metrics, lifetime } = options;
+  /**
+   * The usable positions with boundaries in [min, max], in score order (reversed with `reverse`); those whose
+   * cursors outlived the upstream's lifetime, or of an older shape, are forgotten on the way.
+   */
+  const usable = async (key: string, min: number, max: number, reverse = false, wanted = Infinity) => {
+    const kept: Checkpoint[] = [];
+    const stale: string[] = [];
+    for (let offset = 0; kept.length < wanted; offset += SCAN) {
+      const found = await state.rangeScored(key, { min, max, reverse, offset, limit: SCAN });
+      for (const member of found) {
+        const checkpoint = decode(member);
+        if (checkpoint && (lifetime?.usable(checkpoint.issuedAt) ?? true)) kept.push(checkpoint);
+        else stale.push(member);
+      }
+      if (found.length < SCAN) break;
     }
-    return withScores;
+    for (const member of stale) state.removeScored(key, member).catch(() => undefined);
+    return kept.slice(0, wanted);
   };
-  /** The score of `member`, searched in [min, max] by halving: the store answers members, not scores. */
-  const scoreOf = async (key: string, member: string, min: number, max: number) => {
-    let low = min;
-    let high = max;
-    while (low < high) {
-      const middle = Math.floor((low + high) / 2);
-      const below = await state.rangeScored(key, { min: low, max: middle, limit: 10_000 });
-      if (below.includes(member)) high = middle;
-      else low = middle + 1;
-    }
-    return (await state.rangeScored(key, { min: low, max: low, limit: 10_000 })).includes(member)
-      ? low
-      : undefined;
-  };
+  /** Positions are kept as long as their cursors live, when that is known. */
+  const keepFor = () => Math.min(CHECKPOINT_TTL_MS, lifetime?.knownMs() ?? CHECKPOINT_TTL_MS);
   return {
     /** Remembers a position; best effort (a walk never fails for it). */
     record(company: string, filters: UpstreamFilters, checkpoint: Checkpoint): void {
+      if (!(lifetime?.usable(checkpoint.issuedAt) ?? true)) return;
       state
         .addScored(keyFor(company, filters), encode(checkpoint), checkpoint.boundary.at, {
-          ttlMs: CHECKPOINT_TTL_MS,
+          ttlMs: keepFor(),
           max: MAX_CHECKPOINTS,
         })
         .catch(() => undefined);
@@ -89,24 +100,21 @@ export function createCheckpoints(state: SharedState, metrics?: Metrics) {
     async nearest(company: string, filters: UpstreamFilters, bound: number, newerThan: boolean) {
       const key = keyFor(company, filters);
       const [found] = newerThan
-        ? await members(key, bound + 1, Number.MAX_SAFE_INTEGER, false)
-        : await members(key, -Number.MAX_SAFE_INTEGER, bound - 1, true);
+        ? await usable(key, bound + 1, Number.MAX_SAFE_INTEGER, false, 1).catch(() => [])
+        : await usable(key, -Number.MAX_SAFE_INTEGER, bound - 1, true, 1).catch(() => []);
       metrics?.checkpoints.inc({ result: found ? 'hit' : 'miss' });
       return found;
     },
-    /** How many positions are remembered with boundaries in [min, max]: about the pages between. */
-    count: (company: string, filters: UpstreamFilters, min: number, max: number) =>
-      state.countScored(keyFor(company, filters), min, max).catch(() => 0),
-    /** Up to `parts - 1` positions inside [min, max], evenly spread: where a long walk is split. */
+    /** How many usable positions are remembered with boundaries in [min, max]: about the pages between. */
+    count: async (company: string, filters: UpstreamFilters, min: number, max: number) =>
+      (await usable(keyFor(company, filters), min, max).catch(() => [])).length,
+    /** Up to `parts - 1` usable positions inside [min, max], evenly spread: where a long walk is split. */
     async splits(company: string, filters: UpstreamFilters, min: number, max: number, parts: number) {
-      const key = keyFor(company, filters);
-      const total = await state.countScored(key, min, max).catch(() => 0);
-      const wanted = Math.min(parts - 1, total);
+      const all = await usable(keyFor(company, filters), min, max).catch(() => []);
+      const wanted = Math.min(parts - 1, all.length);
       const found: Checkpoint[] = [];
-      for (let i = 1; i <= wanted; i++) {
-        const offset = Math.floor((i * total) / (wanted + 1));
-        found.push(...(await members(key, min, max, false, offset, 1).catch(() => [])));
-      }
+      for (let i = 1; i <= wanted; i++)
+        found.push(all[Math.floor((i * all.length) / (wanted + 1))] as Checkpoint);
       return found;
     },
     /** Forgets a position that proved wrong (its cursor refused, or its next row another). */

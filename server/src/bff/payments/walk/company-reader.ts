@@ -2,6 +2,7 @@ import type { Payment } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { RequestClass, UpstreamClient, UpstreamFailure } from '../../../upstream/index.ts';
 import type { Checkpoint, Checkpoints, UpstreamFilters } from './checkpoints.ts';
+import type { CursorLifetime } from './cursor-lifetime.ts';
 import { direction, keyOf, type RowKey, sameRow, timeText } from './row-key.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface Position {
   prev?: RowKey | undefined;
   /** The remembered position this one came from: dropped when it proves wrong. */
   checkpoint?: Checkpoint | undefined;
+  /** When the upstream issued `cursor` (the BFF's clock), when known: how old a cursor it takes is learned from it. */
+  issuedAt?: number | undefined;
 }
 
 /** The instants a view keeps, inclusive; absent bounds are open. */
@@ -76,8 +79,11 @@ export function createCompanyReader(parts: {
   checkpoints: Checkpoints;
   order: ListOrder;
   timeZone: string;
+  lifetime?: CursorLifetime | undefined;
+  now?: (() => number) | undefined;
 }) {
   const { compare } = direction(parts.order);
+  const now = parts.now ?? Date.now;
 
   /** A page against the list's order, named by the rows' places and times (never their ids or other values). */
   const outOfOrder = (
@@ -97,10 +103,14 @@ export function createCompanyReader(parts: {
       { limit: position.limit, cursor: position.cursor ?? undefined, ...walk.filters },
       { companyId: walk.company, signal: walk.signal, cls: walk.cls, user: walk.user },
     );
+    const answeredAt = now();
     if (walk.tally) walk.tally.attempts += result.attempts;
+    const refused = !result.ok && isCursorRefusal(result.failure.code);
+    if (position.cursor !== null && position.issuedAt !== undefined && (result.ok || refused))
+      parts.lifetime?.observe(position.issuedAt, refused);
     if (!result.ok) {
       // A remembered cursor the upstream no longer takes is forgotten; the walk starts without it.
-      if (position.checkpoint && result.failure.code === 'cursor_mismatch') {
+      if (position.checkpoint && refused) {
         parts.checkpoints.drop(walk.company, walk.filters, position.checkpoint);
         return { ...result, stale: true };
       }
@@ -114,7 +124,12 @@ export function createCompanyReader(parts: {
       const rest =
         page.next_cursor === null
           ? null
-          : { ...position, cursor: page.next_cursor, skip: position.skip - keys.length };
+          : {
+              ...position,
+              cursor: page.next_cursor,
+              skip: position.skip - keys.length,
+              issuedAt: answeredAt,
+            };
       return { ok: true, rows: [], ended: rest === null, next: rest, keys: [], attempts: result.attempts };
     }
     let skip = position.skip;
@@ -148,11 +163,20 @@ export function createCompanyReader(parts: {
       previousWhere = `data[${index}]`;
     }
     const first = keys[0];
-    if (position.skip === 0 && position.cursor !== null && position.prev?.at != null && first?.at != null)
+    // A cursor of unknown age (from a list's own cursor) is remembered only while lifetimes are not known.
+    const issuedAt = position.issuedAt ?? (parts.lifetime?.knownMs() === undefined ? answeredAt : undefined);
+    if (
+      position.skip === 0 &&
+      position.cursor !== null &&
+      position.prev?.at != null &&
+      first?.at != null &&
+      issuedAt !== undefined
+    )
       parts.checkpoints.record(walk.company, walk.filters, {
         boundary: { at: position.prev.at, id: position.prev.id },
         cursor: position.cursor,
         next: { at: first.at, id: first.id },
+        issuedAt,
       });
 
     const { from, to } = walk.range;
@@ -180,9 +204,12 @@ export function createCompanyReader(parts: {
     const next: Position | null =
       page.next_cursor === null
         ? null
-        : { cursor: page.next_cursor, skip: 0, limit: position.limit, prev: last };
+        : { cursor: page.next_cursor, skip: 0, limit: position.limit, prev: last, issuedAt: answeredAt };
     return { ok: true, rows, ended, next, keys, attempts: result.attempts };
   };
 }
 
 export type CompanyReader = ReturnType<typeof createCompanyReader>;
+
+/** A cursor the upstream refused: expired, or not for these filters (which one, the upstream may not say). */
+export const isCursorRefusal = (code: string) => code === 'cursor_mismatch' || code === 'cursor_expired';

@@ -80,6 +80,7 @@ const checkpointPosition = (checkpoint: Checkpoint, limit: number): Position => 
   head: checkpoint.next,
   prev: checkpoint.boundary,
   checkpoint,
+  issuedAt: checkpoint.issuedAt,
 });
 
 /**
@@ -136,7 +137,16 @@ export async function walkInParts(
           )
             end++;
           if (end < ends.length && sameRow(key, (ends[end] as Checkpoint).next)) {
-            met = { end, stop: { cursor: position.cursor, skip: index, limit: position.limit, head: key } };
+            met = {
+              end,
+              stop: {
+                cursor: position.cursor,
+                skip: index,
+                limit: position.limit,
+                head: key,
+                issuedAt: position.issuedAt,
+              },
+            };
             break;
           }
           const row = read.rows[keptAt];

@@ -10,7 +10,7 @@ import type { View } from './view.ts';
 export const WALK_PAGE_SIZE = 100;
 
 /** The instants a view's period keeps: date_from from its first second, date_to through its last. */
-function rangeOf(view: Pick<View, 'filters' | 'date_to'>, timeZone: string): Range {
+export function rangeOf(view: Pick<View, 'filters' | 'date_to'>, timeZone: string): Range {
   const from = view.filters.date_from && wallTimeToInstant(view.filters.date_from, timeZone);
   const to = view.date_to && wallTimeToInstant(view.date_to, timeZone);
   return {
@@ -68,6 +68,7 @@ async function startFor(
     head: near.next,
     prev: near.boundary,
     checkpoint: near,
+    issuedAt: near.issuedAt,
   };
 }
 
