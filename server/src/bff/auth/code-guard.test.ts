@@ -1,5 +1,7 @@
 import { PROBLEM_CONTENT_TYPE } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
+import { createEmbeddedState } from '../../shared-state/index.ts';
+import { createCodeGuard } from './code-guard.ts';
 import { signInApp } from './testing/sign-in-app.ts';
 import { base32Decode, newTotpSecret, totpCode } from './totp.ts';
 
@@ -101,5 +103,34 @@ describe('second-factor codes are limited per user, across every address', () =>
     expect(await app.signIn('tina', { totp: codeAt(app.now()), address: '192.0.2.9' })).toMatchObject({
       status: 200,
     });
+  });
+});
+
+describe('code guard', () => {
+  it('counts the wrong codes of every replica sharing the store as one count', async () => {
+    let time = Date.UTC(2026, 0, 1, 9);
+    const state = createEmbeddedState({ now: () => time });
+    const replicas = [createCodeGuard(state), createCodeGuard(state)];
+    const step = 1_000;
+    for (let i = 0; i < 5; i++) {
+      const replica = replicas[i % 2] ?? createCodeGuard(state);
+      expect(await replica.admit('tina', step, `00000${i}`, false)).toEqual({ judge: true });
+      await replica.judged('tina', step, `00000${i}`, false, false);
+    }
+    // The sixth is judged after the first wait; the seventh, on the other replica, is told to wait for it.
+    expect(await replicas[1]?.admit('tina', step, '000005', false)).toEqual({ judge: true });
+    await replicas[1]?.judged('tina', step, '000005', false, false);
+    expect(await replicas[0]?.admit('tina', step, '000006', false)).toEqual({
+      judge: false,
+      reason: 'slowed',
+      retryAfterSeconds: 15,
+    });
+    // A code already found wrong in this step is known wrong on both, without a count or a wait.
+    expect(await replicas[0]?.admit('tina', step, '000001', false)).toEqual({
+      judge: false,
+      reason: 'tried',
+    });
+    time += 15_000;
+    expect(await replicas[0]?.admit('tina', step, '000006', false)).toEqual({ judge: true });
   });
 });
