@@ -110,6 +110,41 @@ describe('sign-in with a code (TOTP)', () => {
     }
   });
 
+  it('limits the codes judged for her across addresses: after 5 wrong, one at a time, each refusal saying when', async () => {
+    const time = Date.UTC(2026, 0, 1, 10, 0, 5);
+    const { bff, checks, signIn } = bffWith(usersWithTina(), { now: () => time });
+    try {
+      const right = codeAt(time);
+      // Never one of the three codes accepted now.
+      const accepted = new Set([time - 30_000, time, time + 30_000].map(codeAt));
+      const wrong = (i: number) =>
+        Array.from({ length: 4 }, (_, k) =>
+          String((Number(right) + 1 + 4 * i + k) % 1_000_000).padStart(6, '0'),
+        ).find((code) => !accepted.has(code)) ?? '';
+      const answers: (number | undefined)[] = [];
+      for (let i = 0; i < 8; i++)
+        answers.push((await signIn('tina', PASSWORD, wrong(i), `10.6.0.${i}`)).status);
+      // 5 free and the first turn judged (401), then told to wait (429), from fresh addresses all the same.
+      expect(answers).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+      const refused = await bff.app.request(
+        '/api/session',
+        {
+          method: 'POST',
+          headers: { 'X-CSRF': '1', 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'tina', password: PASSWORD, totp: right }),
+        },
+        { incoming: { socket: { remoteAddress: '192.0.2.5' } } },
+      );
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toBe('application/problem+json');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+      expect(checks).toEqual([]);
+    } finally {
+      await bff.close();
+    }
+  });
+
   it('wrong codes from one address lock that address out of her, as wrong passwords do', async () => {
     const { bff, signIn } = bffWith(usersWithTina());
     try {

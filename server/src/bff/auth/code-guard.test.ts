@@ -1,5 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PROBLEM_CONTENT_TYPE } from '@payments/shared';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedState, createRedisState, type SharedState } from '../../shared-state/index.ts';
+import {
+  type RedisServer,
+  redisServerAvailable,
+  startRedisServer,
+} from '../../shared-state/testing/redis-server.ts';
+import { type CodeGuard, createCodeGuard } from './code-guard.ts';
 import { signInApp } from './testing/sign-in-app.ts';
 import { base32Decode, newTotpSecret, totpCode } from './totp.ts';
 
@@ -101,5 +109,72 @@ describe('second-factor codes are limited per user, across every address', () =>
     expect(await app.signIn('tina', { totp: codeAt(app.now()), address: '192.0.2.9' })).toMatchObject({
       status: 200,
     });
+  });
+});
+
+const hasRedis = redisServerAvailable();
+let redis: RedisServer | undefined;
+beforeAll(async () => {
+  if (hasRedis) redis = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** A Redis store once it answers (the client connects in the background). */
+async function readyRedis(): Promise<SharedState> {
+  const state = createRedisState({
+    url: (redis as RedisServer).url,
+    keyPrefix: `code-guard-${Math.random()}:`,
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await state.ping();
+      return state;
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error('the store never became ready');
+}
+
+const stores: [string, () => Promise<SharedState>][] = [
+  ['embedded', async () => createEmbeddedState()],
+  ...(hasRedis ? ([['redis', readyRedis]] as [string, () => Promise<SharedState>][]) : []),
+];
+
+describe.each(stores)('the code guard on the %s store', (_name, make) => {
+  it('counts the wrong codes of every replica sharing the store as one count', async () => {
+    const state = await make();
+    // Real time here (Redis keeps its own): a first wait of 2 s, far longer than a few round trips.
+    const replicas = [
+      createCodeGuard(state, { firstWaitMs: 2_000 }),
+      createCodeGuard(state, { firstWaitMs: 2_000 }),
+    ];
+    const [one, two] = replicas as [CodeGuard, CodeGuard];
+    const step = 1_000;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const replica = i % 2 === 0 ? one : two;
+        expect(await replica.admit('tina', step, `00000${i}`, false)).toEqual({ judge: true });
+        await replica.judged('tina', step, `00000${i}`, false, false);
+      }
+      // The sixth is judged and starts the first wait; the seventh, on the other replica, is told to wait.
+      expect(await two.admit('tina', step, '000005', false)).toEqual({ judge: true });
+      await two.judged('tina', step, '000005', false, false);
+      expect(await one.admit('tina', step, '000006', false)).toEqual({
+        judge: false,
+        reason: 'slowed',
+        retryAfterSeconds: 2,
+      });
+      // A code already found wrong in this step is known wrong on both, without a count or a wait.
+      expect(await one.admit('tina', step, '000001', false)).toEqual({ judge: false, reason: 'tried' });
+      // A browser with her device cookie is not held up by the wait.
+      expect(await one.admit('tina', step, '123456', true)).toEqual({ judge: true });
+      await sleep(2_100);
+      expect(await one.admit('tina', step, '000006', false)).toEqual({ judge: true });
+    } finally {
+      await state.close();
+    }
   });
 });
