@@ -9,6 +9,8 @@ import {
 } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import { createTestBff, signInOn } from '../../testing/bff-harness.ts';
+import { REPLANS } from '../walk/checkpoints.ts';
+import { WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /**
  * A list whose upstream cursors are refused between two pages (the user paused longer than the upstream keeps
@@ -196,6 +198,51 @@ describe('a list whose upstream cursors expired between two pages', () => {
       await bff.close();
     }
   }, 120_000);
+
+  it('costs the pages from the top down to the row it showed, and a few refused cursors', async () => {
+    const world = fc.sample(generatedWorld(), { seed: 5, numRuns: 1 })[0] as GeneratedWorld;
+    world.order = 'created_at_desc';
+    world.fill = 'full';
+    const company = world.companies[0] as GeneratedWorld['companies'][number];
+    company.rows.length = 0;
+    const base = Date.UTC(2025, 0, 1) / 1000;
+    for (let i = 0; i < 1_000; i++) {
+      const at = base + (2_000 - i) * 60;
+      company.rows.push({
+        record: {
+          id: `p${i}`,
+          created_at: new Date(at * 1000).toISOString().slice(0, 19),
+          status: 'COMPLETED',
+          amount: 1,
+          currency: 'EUR',
+        },
+        at,
+        tie: 0,
+      });
+    }
+    const choice: Choice = { company: 0, group: false, limit: 25 };
+    const { bff, upstream, page } = await bffOver(world);
+    try {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 20; pages++) {
+        const next = await page(choice, cursor);
+        seen.push(...next.rows);
+        cursor = next.next;
+      }
+      expect(seen).toHaveLength(500);
+      upstream.expire();
+      const before = upstream.requests();
+      const next = await page(choice, cursor);
+      expect(next.rows).toEqual(expected(world, choice).slice(500, 525));
+      // The refused cursor, the remembered positions tried (each refused: as old), and 100-row pages down to row
+      // 500 and the one holding it.
+      const spent = upstream.requests() - before;
+      expect(spent).toBeLessThanOrEqual(1 + REPLANS + 500 / WALK_PAGE_SIZE + 1);
+    } finally {
+      await bff.close();
+    }
+  }, 60_000);
 
   it('answers cursor_expired when the row it stood at is gone, and a first page then starts over', async () => {
     const world = fc.sample(generatedWorld(), { seed: 3, numRuns: 1 })[0] as GeneratedWorld;

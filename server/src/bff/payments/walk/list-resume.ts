@@ -30,9 +30,9 @@ export function resumingReader(
 
   /** The page of the company's list (under the walk's filters) holding `anchor`, found from a fresh start. */
   const find = async (walk: CompanyWalk, anchor: RowKey): Promise<Found> => {
-    // Every row is looked at, whatever the view keeps: the anchor's place is in the upstream's list. Pages passed
-    // over are a walk's, not the page a person waits for.
-    const scan: CompanyWalk = { ...walk, range: {}, keep: undefined, ordered: true, cls: 'walk' };
+    // The anchor is looked for among every row of a page (its keys), whatever the view keeps. Pages passed over
+    // are a walk's, not the page a person waits for.
+    const scan: CompanyWalk = { ...walk, ordered: true, cls: 'walk' };
     let attempts = 0;
     for (let replan = 0; replan <= REPLANS; replan++) {
       const near =
@@ -64,10 +64,7 @@ export function resumingReader(
           return { ok: false, failure: page.failure, attempts };
         }
         const index = page.keys.findIndex((key) => sameRow(key, anchor));
-        if (index >= 0) {
-          const at = { cursor: position.cursor, skip: 0, limit: position.limit };
-          return { ok: true, at, keys: page.keys, index, attempts };
-        }
+        if (index >= 0) return { ok: true, page, at: position, index, attempts };
         // Past the anchor's instant without meeting it: it is no longer in the list.
         if (page.keys.some((key) => key.at !== null && anchor.at !== null && compare(key.at, anchor.at) > 0))
           return { ok: false, failure: gone(GONE), attempts };
@@ -89,14 +86,18 @@ export function resumingReader(
     if (!found.ok) return { ok: false, failure: found.failure, attempts };
     // `head` is the row to show next: from it. `prev` is the last row of the page before: from the row after it.
     const skip = position.head !== undefined ? found.index : found.index + 1;
-    const from: Position = { ...found.at, skip, head: found.keys[skip] };
-    const page = await read(walk, from);
-    return page.ok ? { ...page, attempts: attempts + page.attempts, from } : { ...page, attempts };
+    const from: Position = {
+      cursor: found.at.cursor,
+      skip,
+      limit: found.at.limit,
+      head: found.page.keys[skip],
+    };
+    return { ...found.page, rows: found.page.rows.filter((row) => row.index >= skip), attempts, from };
   };
 }
 
 type Found =
-  | { ok: true; at: Position; keys: RowKey[]; index: number; attempts: number }
+  | { ok: true; page: PageRead & { ok: true }; at: Position; index: number; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
 const GONE =
