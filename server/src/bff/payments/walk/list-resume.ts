@@ -32,7 +32,7 @@ export function resumingReader(
   const find = async (walk: CompanyWalk, anchor: RowKey): Promise<Found> => {
     // The anchor is looked for among every row of a page (its keys), whatever the view keeps. Pages passed over
     // are a walk's, not the page a person waits for.
-    const scan: CompanyWalk = { ...walk, ordered: true, cls: 'walk' };
+    const scan: CompanyWalk = { ...walk, cls: 'walk' };
     let attempts = 0;
     for (let replan = 0; replan <= REPLANS; replan++) {
       const near =
@@ -65,9 +65,10 @@ export function resumingReader(
         }
         const index = page.keys.findIndex((key) => sameRow(key, anchor));
         if (index >= 0) return { ok: true, page, at: position, index, attempts };
-        // Past the anchor's instant without meeting it: it is no longer in the list.
-        if (page.keys.some((key) => key.at !== null && anchor.at !== null && compare(key.at, anchor.at) > 0))
-          return { ok: false, failure: gone(GONE), attempts };
+        // Past the anchor's instant without meeting it: it is no longer in the list (a list the walk does not rely
+        // on the order of is read to its end).
+        const past = (key: RowKey) => key.at !== null && anchor.at !== null && compare(key.at, anchor.at) > 0;
+        if (walk.ordered && page.keys.some(past)) return { ok: false, failure: gone(GONE), attempts };
         position = page.next;
       }
       if (!stale) return { ok: false, failure: gone(position === null ? GONE : TOO_FAR), attempts };
