@@ -19,11 +19,18 @@ const gone = (detail: string): UpstreamFailure => ({ code: 'cursor_expired', sta
  * next (`head`) or the last row of the page before (`prev`), and the row is found again from a fresh position,
  * the remembered one nearest above it or the top, reading at most `maxPages` pages. The page then read from there
  * says where it was read from (`from`), so that the list's next position holds the fresh cursor. When the row is
- * gone from the list, or too far, the failure is `cursor_expired` and the list starts over.
+ * gone from the list, or too far, the failure is `cursor_expired` and the list starts over. Finding the row is a
+ * walk: it takes one of the user's walk places (`enter`), or answers `rate_limited` when all are taken.
  */
 export function resumingReader(
   read: CompanyReader,
-  parts: { checkpoints: Checkpoints; order: ListOrder; maxPages: number },
+  parts: {
+    checkpoints: Checkpoints;
+    order: ListOrder;
+    maxPages: number;
+    /** Takes a walk place for finding a row again (a walk); false when none is free. */
+    enter: () => Promise<boolean>;
+  },
 ): CompanyReader {
   const { compare } = direction(parts.order);
   const desc = parts.order === 'created_at_desc';
@@ -82,6 +89,7 @@ export function resumingReader(
       return first;
     const anchor = position.head ?? position.prev;
     if (anchor === undefined) return { ...first, failure: gone(GONE) };
+    if (!(await parts.enter())) return { ok: false, failure: BUSY, attempts: first.attempts };
     const found = await find(walk, anchor);
     const attempts = first.attempts + found.attempts;
     if (!found.ok) return { ok: false, failure: found.failure, attempts };
@@ -101,6 +109,13 @@ type Found =
   | { ok: true; page: PageRead & { ok: true }; at: Position; index: number; attempts: number }
   | { ok: false; failure: UpstreamFailure; attempts: number };
 
+const BUSY: UpstreamFailure = {
+  code: 'rate_limited',
+  status: 503,
+  detail:
+    'your other counts, searches or downloads take every place a list needs to find its position again; try again shortly',
+  retryAfterSeconds: 5,
+};
 const GONE =
   'the payment this list stood at is gone from the payments service; start again from the first page';
 const TOO_FAR =
