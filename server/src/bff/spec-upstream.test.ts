@@ -440,7 +440,7 @@ describe('the BFF against the spec upstream', () => {
     expect(blankAmounts).toBeGreaterThan(10);
   });
 
-  it('turns a 422 refusing a cursor into a 400 cursor_mismatch, without retrying it', async () => {
+  it('turns a 422 refusing a cursor into a 400 cursor_expired once the row the list stood at is gone, without retrying it', async () => {
     // The list shrinks between two pages (a retention job, a reindex): the same upstream now refuses the cursor.
     const shrunk = await startSpecUpstream({ credentials, rowsPerCompany: 30 });
     cleanups.push(() => shrunk.close());
@@ -456,7 +456,8 @@ describe('the BFF against the spec upstream', () => {
     const next = await get(`/api/payments?limit=37&cursor=${encodeURIComponent(next_cursor ?? '')}`);
     expect(next.status).toBe(400);
     expect(next.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(problemSchema.parse(await next.json()).code).toBe('cursor_mismatch');
+    // The list looked for the row it stood at from the top (no cursor), and found it gone.
+    expect(problemSchema.parse(await next.json()).code).toBe('cursor_expired');
     expect(shrunk.requests.filter((r) => r.query.cursor !== undefined)).toHaveLength(1);
     expect(shrunk.requests[0]?.query.cursor).toBeDefined();
     expect(logs.filter((l) => l.includes('"status":422'))).toHaveLength(1);

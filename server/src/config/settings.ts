@@ -184,8 +184,11 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
         1_000_000_000,
       ).default(2_000),
       WALKS_PER_USER: whole('a whole number of walks from 1 to 100', 1, 100).default(4),
-      /** A session's list positions kept behind handles at once (a handle per page of a long group list). */
-      CURSOR_HANDLES_PER_USER: whole('a whole number of handles from 1 to 10000', 1, 10_000).default(64),
+      /**
+       * A session's list positions kept behind handles at once (a handle per page of a long group list): an open
+       * list needs only its latest, a few tabs a few.
+       */
+      CURSOR_HANDLES_PER_USER: whole('a whole number of handles from 1 to 10000', 1, 10_000).default(24),
       CURSOR_HANDLES_MAX_BYTES: whole(
         'a whole number of bytes from 65536 to 1000000000',
         65_536,

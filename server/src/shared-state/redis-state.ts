@@ -164,12 +164,13 @@ return value`;
 const POOL_SIZE = `${POOL}
 return { redis.call('ZCARD', KEYS[1]), tonumber(redis.call('GET', KEYS[4]) or '0') }`;
 
+// One hash tag for a pool's keys: its scripts reach owners' sets by name, which a cluster allows in one slot only.
 const poolKeys = (pool: string) => [
-  `${pool}:order`,
-  `${pool}:values`,
-  `${pool}:owners`,
-  `${pool}:bytes`,
-  `${pool}:counts`,
+  `{${pool}}:order`,
+  `{${pool}}:values`,
+  `{${pool}}:owners`,
+  `{${pool}}:bytes`,
+  `{${pool}}:counts`,
 ];
 
 /**
@@ -298,7 +299,7 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     keepPooled: (pool, owner, id, value, { ttlMs, perOwner, maxBytes }) =>
       call(async () => {
         await client.eval(KEEP_POOLED, {
-          keys: [...poolKeys(pool), `${pool}:owner:${owner}`],
+          keys: [...poolKeys(pool), `{${pool}}:owner:${owner}`],
           arguments: [id, value, String(ttlMs), String(perOwner), String(maxBytes)],
         });
       }),

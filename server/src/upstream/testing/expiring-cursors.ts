@@ -12,7 +12,9 @@ export function withExpiringCursors(serve: Serve, options: { bytes: number }) {
   const inner = new Map<string, string>();
   const expired = new Set<string>();
   let refusals = 0;
+  let requests = 0;
   const fetch = async (request: Request): Promise<Response> => {
+    requests += 1;
     const url = new URL(request.url);
     const cursor = url.searchParams.get('cursor');
     if (cursor !== null) {
@@ -49,5 +51,7 @@ export function withExpiringCursors(serve: Serve, options: { bytes: number }) {
     },
     /** Requests refused for an expired cursor. */
     refusals: () => refusals,
+    /** Requests that reached the upstream, refused or not. */
+    requests: () => requests,
   };
 }

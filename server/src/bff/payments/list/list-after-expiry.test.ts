@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createEmbeddedState, createLeases, type SharedState } from '../../../shared-state/index.ts';
 import { withExpiringCursors } from '../../../upstream/testing/expiring-cursors.ts';
 import {
   type GeneratedWorld,
@@ -9,6 +10,8 @@ import {
 } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import { createTestBff, signInOn } from '../../testing/bff-harness.ts';
+import { REPLANS } from '../walk/checkpoints.ts';
+import { WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /**
  * A list whose upstream cursors are refused between two pages (the user paused longer than the upstream keeps
@@ -56,7 +59,7 @@ function expected(world: GeneratedWorld, choice: Choice): string[] {
   return rows.map((r) => keyOf(r.company, r.row.record.id));
 }
 
-async function bffOver(world: GeneratedWorld) {
+async function bffOver(world: GeneratedWorld, sharedState?: SharedState) {
   const upstream = withExpiringCursors(generatedUpstream(world).app.fetch, { bytes: 24 });
   const bff = await createTestBff({
     upstream: {
@@ -65,7 +68,13 @@ async function bffOver(world: GeneratedWorld) {
       dispatcher: new InProcessDispatcher(upstream.fetch),
     },
     companies: world.companies.map(({ id, name, parent_id }) => ({ id, name, parent_id })),
-    settings: { PAYMENTS_LIST_ORDER: world.order, PAYMENTS_TIME_ZONE: 'UTC', PAYMENTS_AMOUNT_UNIT: 'minor' },
+    settings: {
+      PAYMENTS_LIST_ORDER: world.order,
+      PAYMENTS_TIME_ZONE: 'UTC',
+      PAYMENTS_AMOUNT_UNIT: 'minor',
+      WALKS_PER_USER: 1,
+    },
+    parts: sharedState ? { sharedState } : {},
   });
   const cookie = await signInOn(bff.app);
   /** One page of the view: its status, its rows' keys, its next cursor, its problem code. */
@@ -197,27 +206,61 @@ describe('a list whose upstream cursors expired between two pages', () => {
     }
   }, 120_000);
 
-  it('answers cursor_expired when the row it stood at is gone, and a first page then starts over', async () => {
-    const world = fc.sample(generatedWorld(), { seed: 3, numRuns: 1 })[0] as GeneratedWorld;
-    world.order = 'created_at_desc';
-    world.fill = 'full';
-    const company = world.companies[0] as GeneratedWorld['companies'][number];
-    company.rows.length = 0;
-    const base = Date.UTC(2025, 0, 1) / 1000;
-    for (let i = 0; i < 60; i++) {
-      const at = base + (100 - i) * 60;
-      company.rows.push({
-        record: {
-          id: `p${i}`,
-          created_at: new Date(at * 1000).toISOString().slice(0, 19),
-          status: 'COMPLETED',
-          amount: 1,
-          currency: 'EUR',
-        },
-        at,
-        tie: 0,
-      });
+  it('costs the pages from the top down to the row it showed, and a few refused cursors', async () => {
+    const world = singleCompany(5, 1_000);
+    const choice: Choice = { company: 0, group: false, limit: 25 };
+    const { bff, upstream, page } = await bffOver(world);
+    try {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 20; pages++) {
+        const next = await page(choice, cursor);
+        seen.push(...next.rows);
+        cursor = next.next;
+      }
+      expect(seen).toHaveLength(500);
+      upstream.expire();
+      const before = upstream.requests();
+      const next = await page(choice, cursor);
+      expect(next.rows).toEqual(expected(world, choice).slice(500, 525));
+      // The refused cursor, the remembered positions tried (each refused: as old), and 100-row pages down to row
+      // 500 and the one holding it.
+      const spent = upstream.requests() - before;
+      expect(spent).toBeLessThanOrEqual(1 + REPLANS + 500 / WALK_PAGE_SIZE + 1);
+    } finally {
+      await bff.close();
     }
+  }, 60_000);
+
+  it("finds its row again in one of the user's walk places: none free is a retry, and then it goes on", async () => {
+    const world = singleCompany(5, 300);
+    const choice: Choice = { company: 0, group: false, limit: 25 };
+    const sharedState = createEmbeddedState();
+    const { bff, upstream, page } = await bffOver(world, sharedState);
+    try {
+      const first = await page(choice, null);
+      upstream.expire();
+      // The user's one walk place is taken (a download, say).
+      const download = await createLeases(sharedState).enter('walks:demo', 1);
+      expect(download).not.toBeNull();
+      const before = upstream.requests();
+      const busy = await page(choice, first.next);
+      expect(busy).toMatchObject({ status: 503, code: 'rate_limited' });
+      // Only the refused cursor was sent: no walk without a place.
+      expect(upstream.requests() - before).toBe(1);
+      download?.leave();
+      const next = await page(choice, first.next);
+      expect(next.status).toBe(200);
+      expect([...first.rows, ...next.rows]).toEqual(expected(world, choice).slice(0, 50));
+    } finally {
+      await bff.close();
+      await sharedState.close();
+    }
+  }, 60_000);
+
+  it('answers cursor_expired when the row it stood at is gone, and a first page then starts over', async () => {
+    const world = singleCompany(3, 60);
+    const company = world.companies[0] as GeneratedWorld['companies'][number];
     const choice: Choice = { company: 0, group: false, limit: 10 };
     const { bff, upstream, page } = await bffOver(world);
     try {
@@ -236,3 +279,23 @@ describe('a list whose upstream cursors expired between two pages', () => {
     }
   }, 60_000);
 });
+
+/** One company's list of `rows` payments a minute apart, newest first, full pages. */
+function singleCompany(seed: number, rows: number): GeneratedWorld {
+  const world = fc.sample(generatedWorld(), { seed, numRuns: 1 })[0] as GeneratedWorld;
+  world.order = 'created_at_desc';
+  world.fill = 'full';
+  const company = world.companies[0] as GeneratedWorld['companies'][number];
+  company.rows.length = 0;
+  const base = Date.UTC(2025, 0, 1) / 1000;
+  for (let i = 0; i < rows; i++) {
+    const at = base + (2 * rows - i) * 60;
+    const created = new Date(at * 1000).toISOString().slice(0, 19);
+    company.rows.push({
+      record: { id: `p${i}`, created_at: created, status: 'COMPLETED', amount: 1, currency: 'EUR' },
+      at,
+      tie: 0,
+    });
+  }
+  return world;
+}

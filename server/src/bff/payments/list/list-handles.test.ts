@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { createEmbeddedState } from '../../../shared-state/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmbeddedState, createRedisState, type SharedState } from '../../../shared-state/index.ts';
+import {
+  type RedisServer,
+  redisServerAvailable,
+  startRedisServer,
+} from '../../../shared-state/testing/redis-server.ts';
 import { withExpiringCursors } from '../../../upstream/testing/expiring-cursors.ts';
 import { type GeneratedWorld, generatedUpstream } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
@@ -50,10 +56,36 @@ function world(rows: number): GeneratedWorld {
   };
 }
 
-async function bffWithHandles(settings: { perUser: number; maxBytes: number }) {
+const hasRedis = redisServerAvailable();
+let redis: RedisServer | undefined;
+beforeAll(async () => {
+  if (hasRedis) redis = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+async function redisState(): Promise<SharedState> {
+  const state = createRedisState({ url: (redis as RedisServer).url, keyPrefix: `t${Math.random()}:` });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await state.ping();
+      return state;
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error('redis never became ready');
+}
+
+const stores: [string, () => Promise<SharedState>][] = [
+  ['embedded', async () => createEmbeddedState()],
+  ...(hasRedis ? ([['redis', redisState]] as [string, () => Promise<SharedState>][]) : []),
+];
+
+async function bffWithHandles(settings: { perUser: number; maxBytes: number }, sharedState: SharedState) {
   const data = world(600);
   const upstream = withExpiringCursors(generatedUpstream(data).app.fetch, { bytes: 900 });
-  const sharedState = createEmbeddedState();
   const bff = await createTestBff({
     upstream: {
       baseUrl: 'http://generated.test/v1',
@@ -81,12 +113,25 @@ async function bffWithHandles(settings: { perUser: number; maxBytes: number }) {
     };
     return { status: response.status, body };
   };
-  return { bff, page, handles: () => sharedState.poolSize(HANDLES) };
+  return {
+    bff: {
+      ...bff,
+      async close() {
+        await bff.close();
+        await sharedState.close();
+      },
+    },
+    page,
+    handles: () => sharedState.poolSize(HANDLES),
+  };
 }
 
-describe('list cursor handles', () => {
+describe.each(stores)('list cursor handles in the %s shared state', (_name, makeState) => {
   it("stay one per position however often a page is asked, within the user's quota, and another user's pages answer throughout", async () => {
-    const { bff, page, handles } = await bffWithHandles({ perUser: 4, maxBytes: 1024 * 1024 });
+    const { bff, page, handles } = await bffWithHandles(
+      { perUser: 4, maxBytes: 1024 * 1024 },
+      await makeState(),
+    );
     try {
       const attacker = await signInOn(bff.app, 'demo');
       const victim = await signInOn(bff.app, 'us-tree');
@@ -134,7 +179,7 @@ describe('list cursor handles', () => {
 
   it("keep the whole store within its bytes across many sessions, and another user's list goes on", async () => {
     const maxBytes = 64 * 1024;
-    const { bff, page, handles } = await bffWithHandles({ perUser: 64, maxBytes });
+    const { bff, page, handles } = await bffWithHandles({ perUser: 64, maxBytes }, await makeState());
     try {
       const sessions: string[] = [];
       for (let i = 0; i < 6; i++) sessions.push(await signInOn(bff.app, 'demo'));

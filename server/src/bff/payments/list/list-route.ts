@@ -1,6 +1,7 @@
 import { COMPANY_HEADER, listQuerySchema } from '@payments/shared';
 import { Hono } from 'hono';
 import type { Settings } from '../../../config/settings.ts';
+import type { Held } from '../../../shared-state/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemFrom, problemResponse } from '../../problem-response.ts';
@@ -39,12 +40,6 @@ export function listRoute(parts: {
   const { settings, cursors } = parts;
   const order = settings.PAYMENTS_LIST_ORDER;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
-  // A next page whose upstream cursor expired goes on from the last row the list showed.
-  const read = resumingReader(parts.read, {
-    checkpoints: parts.checkpoints,
-    order,
-    maxPages: settings.DATE_TO_MAX_SKIP_PAGES,
-  });
 
   /** Where each company of a view starts: a person's page size when every row is shown, else the largest. */
   const startPlaces = (view: View, limit: number, replan = 0) => {
@@ -97,6 +92,19 @@ export function listRoute(parts: {
       return problemResponse(c, 'rate_limited', 429, busyWalks(settings.WALKS_PER_USER), {
         retryAfterSeconds: 5,
       });
+    let found: Held | null | undefined;
+    // A next page whose upstream cursor expired goes on from the last row the list showed: finding it again is a
+    // walk, in the list's walk place or one of its own.
+    const read = resumingReader(parts.read, {
+      checkpoints: parts.checkpoints,
+      order,
+      maxPages: settings.DATE_TO_MAX_SKIP_PAGES,
+      enter: async () => {
+        if (place !== undefined) return true;
+        found ??= await parts.walks.enter(view.user.username);
+        return found !== null;
+      },
+    });
     let reads = 0;
     const walkOf = (place: MemberPlace) =>
       companyWalk(view, place.company, place.filters, {
@@ -113,6 +121,7 @@ export function listRoute(parts: {
         page = await nextListPage(await startPlaces(view, limit, replan), listParts);
     } finally {
       place?.leave();
+      found?.leave();
     }
     c.set('upstreamAttempts', page.attempts);
     if (page.ok === 'too_wide')

@@ -99,6 +99,8 @@ export function createListCursors(key: Buffer, state: SharedState, limits: Handl
   if (key.length !== 32) throw new Error('cursor key must be 32 bytes');
   const secret = createSecretKey(key);
   const pooled = { ttlMs: limits.idleMs, perOwner: limits.perSession, maxBytes: limits.maxBytes };
+  // Handles are named with a key of their own, never the one that seals.
+  const naming = createHmac('sha256', key).update('cursor handle names').digest();
   const seal = (plain: Buffer) => {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', secret, iv);
@@ -139,7 +141,7 @@ export function createListCursors(key: Buffer, state: SharedState, limits: Handl
       const packed = pack([bound, places.map(placeTuple)]);
       const inline = `${VERSION}${seal(packed)}`;
       if (inline.length <= MAX_INLINE_LENGTH) return inline;
-      const id = createHmac('sha256', key)
+      const id = createHmac('sha256', naming)
         .update(`${session}\n`)
         .update(packed)
         .digest()
