@@ -119,6 +119,8 @@ export function summaryRoute(parts: {
     startedAt: number,
   ) {
     let read = 0;
+    // Every row is read from now on: no page asked for before the count began is taken (as_of is a promise).
+    const notBefore = performance.now();
     const stopped = () => read >= settings.SUMMARY_MAX_ROWS;
     const onPage = (rows: number) => {
       read += rows;
@@ -128,7 +130,7 @@ export function summaryRoute(parts: {
       for (let replan = 0; ; replan++) {
         const checkpoints = positionsFor(replan, parts.checkpoints);
         const plan = await planWalk(view, id, { checkpoints, order, timeZone });
-        const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+        const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal, notBefore });
         // The company's own per-day figures; its rows go into the view's total as well.
         const mine = { counter: total, cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT) };
         const outcome = await walkInParts(walk, plan, {
