@@ -70,8 +70,8 @@ interface Row {
 }
 
 /** Every row of every company of the main tenant, newest first, from the same seed in this process (no network). */
-async function oracleRows(): Promise<Map<string, Row[]>> {
-  const sandbox = createSandbox({ seedCount: SEED_COUNT });
+async function oracleRows(seedCount = SEED_COUNT): Promise<Map<string, Row[]>> {
+  const sandbox = createSandbox({ seedCount });
   try {
     const tenant = sandbox.tenants[0];
     if (!tenant) throw new Error('the sandbox has no tenant');
@@ -765,4 +765,267 @@ async function run(): Promise<BenchFigure[]> {
 export const suite: BenchSuite = {
   name: 'remote: the BFF against a sandbox 100 ms away at 40 requests/s, shared by every user',
   run,
+};
+
+/*
+ * Profile `forgetful` (`pnpm bench remote:forgetful`): an upstream that forgets, as the spec allows. The sandbox
+ * answers in 200 ms, 25 requests/s for everyone, refuses cursors 60 s after it issued them (410) and settles 2
+ * AWAITING payments a second; the BFF is told the rate but not the cursor lifetime (it learns it). About 300,000
+ * payments in the group (FORGETFUL_SEED_COUNT seeds, 400,000 by default; a smaller one runs faster, and says so).
+ * Figures, each with its target:
+ * F1. The group's last full month, cold: time ÷ the reachable floor (≤ 1.15).
+ * F2. The quarter of that month and the two before, after the three were counted: time (≤ 0.5 s).
+ * F3. Its Refresh: time ÷ the reachable floor (≤ 1.15).
+ * F4. A heavy mix over 100 s (downloads, month summaries and lists into the past, pauses longer than a cursor
+ *     lives): upstream requests spent on refused cursors, as a share of all (≤ 3 %).
+ * The reachable floor of a walk: its pages from the top ÷ the rate, or its largest company's pages × the page
+ * latency, whichever is larger.
+ */
+const FORGETFUL_FAULTS = 'latency_ms=200,rate_limit_rps=25,cursor_ttl_s=60,settle_rps=2';
+const FORGETFUL_RPS = 25;
+const FORGETFUL_SEED_COUNT = Number(process.env.FORGETFUL_SEED_COUNT ?? 400_000);
+const MIX_MS = 100_000;
+
+/** The calendar month `back` months before the one of `newest`, as a date_from and a date_to. */
+function monthBefore(newest: string, back: number) {
+  const first = new Date(Date.UTC(Number(newest.slice(0, 4)), Number(newest.slice(5, 7)) - 1 - back, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  return { from: `${day(first)}T00:00:00`, to: `${day(last)}T23:59:59` };
+}
+
+/** The reachable floor of a group walk down to `from`: its pages ÷ the rate, or its largest company's × latency. */
+function floorMs(rows: Map<string, Row[]>, from: string, pageMs: number) {
+  const pages = [...rows.values()].map((list) =>
+    pagesOf(list.filter((row) => row.created_at >= from).length + 1),
+  );
+  const total = pages.reduce((sum, n) => sum + n, 0);
+  return { pages: total, ms: Math.max((1000 * total) / FORGETFUL_RPS, Math.max(...pages) * pageMs) };
+}
+
+function refusedCursors(before: UpstreamStats, after: UpstreamStats) {
+  return {
+    requests: after.requests - before.requests,
+    expired: (after.by_status['410'] ?? 0) - (before.by_status['410'] ?? 0),
+    limited: (after.by_status['429'] ?? 0) - (before.by_status['429'] ?? 0),
+  };
+}
+
+/** Users asking into the past until `signal`: month summaries, list pages with a date_to, and downloads. */
+async function heavyMix(origin: string, sessions: Session[], newest: string, signal: AbortSignal) {
+  let done = 0;
+  let failed = 0;
+  const ask = async (path: string, company: string) => {
+    try {
+      await bffJson(origin, sessions[done % sessions.length] as Session, path, company, signal);
+      done += 1;
+    } catch (error) {
+      if (!signal.aborted) {
+        failed += 1;
+        console.log(`  mix: ${path}: ${(error as Error).message}`);
+      }
+    }
+  };
+  const pastPages = async () => {
+    for (let i = 0; !signal.aborted; i++) {
+      const month = monthBefore(newest, 1 + (i % 12));
+      await ask(`/api/payments?limit=50&date_to=${month.to}`, ROOT);
+      // A person reads a while: some pauses outlast a cursor.
+      await sleep(i % 4 === 3 ? 65_000 : 3_000, undefined, { signal }).catch(() => undefined);
+    }
+  };
+  const monthSummaries = async () => {
+    for (let i = 0; !signal.aborted; i++) {
+      const month = monthBefore(newest, 4 + (i % 9));
+      await ask(
+        `/api/payments/summary?group=true&fresh=true&date_from=${month.from}&date_to=${month.to}`,
+        ROOT,
+      );
+      await sleep(i % 3 === 2 ? 65_000 : 5_000, undefined, { signal }).catch(() => undefined);
+    }
+  };
+  const downloads = async () => {
+    const companies = ['acme-eu-fr', 'acme-jp', EXPORT_COMPANY];
+    for (let i = 0; !signal.aborted; i++) {
+      try {
+        await exportText(
+          origin,
+          sessions[i % sessions.length] as Session,
+          companies[i % 3] as string,
+          signal,
+        );
+        done += 1;
+      } catch (error) {
+        if (!signal.aborted) {
+          failed += 1;
+          console.log(`  mix: export: ${(error as Error).message}`);
+        }
+      }
+    }
+  };
+  await Promise.all([pastPages(), monthSummaries(), downloads()]);
+  return { done, failed };
+}
+
+async function runForgetful(): Promise<BenchFigure[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'remote-forgetful-'));
+  const children: ChildProcess[] = [];
+  const keep = (child: ChildProcess) => children.push(child);
+  const killAll = () => {
+    for (const child of children) child.kill('SIGKILL');
+  };
+  process.once('exit', killAll);
+  try {
+    const sandbox = await spawnSandbox(
+      {
+        SANDBOX_PORT: String(await freePort()),
+        SANDBOX_SEED_COUNT: String(FORGETFUL_SEED_COUNT),
+        SANDBOX_FAULTS: FORGETFUL_FAULTS,
+      },
+      join(dir, 'sandbox.log'),
+      keep,
+    );
+    const companies = join(dir, 'companies.json');
+    const tree = await fetch(`${sandbox.origin}/_sandbox/companies`, {
+      headers: { authorization: SANDBOX_AUTH },
+    });
+    await writeFile(companies, await tree.text());
+    const users = join(dir, 'users.json');
+    for (const user of USERS) await addUser(users, user);
+    const all = await oracleRows(FORGETFUL_SEED_COUNT);
+    const tenantTree = (JSON.parse(readFileSync(companies, 'utf8')) as { id: string }[]).map((c) => c.id);
+    const rows = new Map(tenantTree.map((id) => [id, all.get(id) ?? []]));
+    const groupRows = [...rows.values()].reduce((sum, list) => sum + list.length, 0);
+    const newest =
+      [...rows.values()]
+        .map((list) => list[0]?.created_at ?? '')
+        .toSorted()
+        .at(-1) ?? '';
+    const running: Running = {
+      sandbox: sandbox.origin,
+      dir,
+      rows,
+      pageMs: await pageLatency(sandbox.origin),
+      env: (port) => ({
+        PORT: String(port),
+        PAYMENTS_BASE_URL: `${sandbox.origin}/v1`,
+        PAYMENTS_SECRET_ID: 'sandbox_id',
+        PAYMENTS_SECRET_PASSWORD: 'sandbox_secret',
+        PAYMENTS_COMPANIES_FILE: companies,
+        AUTH_USERS_FILE: users,
+        APP_SECRET: randomBytes(32).toString('base64url'),
+        DEMO_PASSWORD: PASSWORD,
+        LOG_FORMAT: 'json',
+        UPSTREAM_MAX_RPS: String(FORGETFUL_RPS),
+        WEB_DIST_DIR: join(dir, 'no-spa'),
+      }),
+    };
+    console.log(
+      `  sandbox (${FORGETFUL_SEED_COUNT} seeds): ${groupRows} rows in ${ROOT}'s group; single page at limit 100: ${running.pageMs.toFixed(1)} ms`,
+    );
+    const bff = await startBff(running, 'bff', keep);
+    const session = await signInHeaders(bff.origin, PASSWORD);
+    const summaryOf = (range: { from: string; to: string }, fresh: boolean, signal: AbortSignal) =>
+      bffJson<Summary>(
+        bff.origin,
+        session,
+        `/api/payments/summary?group=true&date_from=${range.from}&date_to=${range.to}${fresh ? '&fresh=true' : ''}`,
+        ROOT,
+        signal,
+      );
+    const months = [1, 2, 3].map((back) => monthBefore(newest, back));
+    const quarter = { from: (months[2] as { from: string }).from, to: (months[0] as { to: string }).to };
+    const countOf = (range: { from: string; to: string }) =>
+      [...rows.values()].reduce((sum, list) => sum + inRange(list, range.from, range.to).length, 0);
+
+    // F1: the last full month, cold.
+    const monthFloor = floorMs(rows, (months[0] as { from: string }).from, running.pageMs);
+    let before = await upstreamStats(running.sandbox);
+    const cold = await step('cold month', async (signal) => {
+      const summary = await summaryOf(months[0] as { from: string; to: string }, false, signal);
+      if (summary.count !== countOf(months[0] as { from: string; to: string }))
+        throw new Error(
+          `counted ${summary.count}, expected ${countOf(months[0] as { from: string; to: string })}`,
+        );
+    });
+    let spent = refusedCursors(before, await upstreamStats(running.sandbox));
+    console.log(
+      `  cold month ${months[0]?.from.slice(0, 7)}: ${countOf(months[0] as { from: string; to: string })} rows, floor ${monthFloor.pages} pages ${(monthFloor.ms / 1000).toFixed(1)} s; ${spent.requests} upstream requests (${spent.expired} refused cursors, ${spent.limited} 429)`,
+    );
+    // The two months before, counted as a person would ask them.
+    for (const month of months.slice(1)) await step('month', (signal) => summaryOf(month, false, signal));
+
+    // F2 and F3: the quarter, then its Refresh.
+    const quarterRows = countOf(quarter);
+    const quick = await step('quarter after its months', async (signal) => {
+      const summary = await summaryOf(quarter, false, signal);
+      if (summary.count !== quarterRows) throw new Error(`counted ${summary.count}, expected ${quarterRows}`);
+      return summary.as_of;
+    });
+    const quarterFloor = floorMs(rows, quarter.from, running.pageMs);
+    before = await upstreamStats(running.sandbox);
+    const refreshed = await step('quarter Refresh', async (signal) => {
+      const summary = await summaryOf(quarter, true, signal);
+      if (summary.count !== quarterRows) throw new Error(`counted ${summary.count}, expected ${quarterRows}`);
+    });
+    spent = refusedCursors(before, await upstreamStats(running.sandbox));
+    console.log(
+      `  quarter ${quarter.from.slice(0, 10)}..${quarter.to.slice(0, 10)}: ${quarterRows} rows, as of ${quick.ok ? quick.value : '?'}; Refresh floor ${quarterFloor.pages} pages ${(quarterFloor.ms / 1000).toFixed(1)} s, ${spent.requests} upstream requests (${spent.expired} refused cursors)`,
+    );
+
+    // F4: the heavy mix.
+    const sessions = await Promise.all(
+      ['ana', 'bob', 'light'].map((u) => signInHeaders(bff.origin, PASSWORD, u)),
+    );
+    before = await upstreamStats(running.sandbox);
+    const mix = await heavyMix(bff.origin, sessions, newest, AbortSignal.timeout(MIX_MS));
+    spent = refusedCursors(before, await upstreamStats(running.sandbox));
+    const share = spent.requests === 0 ? Number.NaN : (100 * spent.expired) / spent.requests;
+    const learned = readFileSync(bff.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"upstream_cursor_ttl"'));
+    console.log(
+      `  heavy mix ${MIX_MS / 1000} s: ${mix.done} answers, ${mix.failed} failed; ${spent.requests} upstream requests, ${spent.expired} refused cursors, ${spent.limited} 429; lifetime said: ${learned.join(' ') || 'never'}`,
+    );
+    logDigest('forgetful BFF', bff.logFile);
+    return [
+      { name: `rows in ${ROOT}'s group (${FORGETFUL_SEED_COUNT} seeds)`, value: groupRows, unit: 'rows' },
+      { name: 'single upstream page at limit 100: p50', value: running.pageMs, unit: 'ms' },
+      figure('F1. group month, cold: time', cold, (d) => d.ms / 1000, 's', noTarget),
+      figure(
+        'F1. … ÷ reachable floor',
+        cold,
+        (d) => d.ms / monthFloor.ms,
+        '×',
+        (v) => atMost(v, 1.15),
+      ),
+      figure(
+        'F2. quarter after its months: time',
+        quick,
+        (d) => d.ms / 1000,
+        's',
+        (v) => atMost(v, 0.5),
+      ),
+      figure('F3. quarter Refresh: time', refreshed, (d) => d.ms / 1000, 's', noTarget),
+      figure(
+        'F3. … ÷ reachable floor',
+        refreshed,
+        (d) => d.ms / quarterFloor.ms,
+        '×',
+        (v) => atMost(v, 1.15),
+      ),
+      { name: 'F4. heavy mix: upstream requests', value: spent.requests, unit: 'req' },
+      { name: 'F4. … on refused cursors', value: share, unit: '%', ...atMost(share, 3) },
+      { name: 'F4. … failed answers', value: mix.failed, unit: 'req', ...atMost(mix.failed, 0) },
+    ];
+  } finally {
+    killAll();
+    process.off('exit', killAll);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const forgetfulSuite: BenchSuite = {
+  name: 'remote, profile forgetful: 200 ms, 25 requests/s, cursors refused after 60 s, statuses changing',
+  run: runForgetful,
 };

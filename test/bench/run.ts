@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   replicas: async () => (await import('./replicas.bench.ts')).suite,
   lighthouse: async () => (await import('./lighthouse.bench.ts')).suite,
   remote: async () => (await import('./remote.bench.ts')).suite,
+  'remote:forgetful': async () => (await import('./remote.bench.ts')).forgetfulSuite,
   search: async () => (await import('./search.bench.ts')).suite,
 };
 

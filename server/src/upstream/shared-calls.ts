@@ -17,31 +17,41 @@ export function sharedCalls(
   const reuseMs = options.pageReuseMs ?? 0;
   const inFlight = new Map<
     string,
-    { result: Promise<UpstreamResult<PaymentPage>>; waiting: number; stop: AbortController }
+    {
+      result: Promise<UpstreamResult<PaymentPage>>;
+      waiting: number;
+      stop: AbortController;
+      startedAt: number;
+    }
   >();
-  const recent = new Map<string, { at: number; result: UpstreamResult<PaymentPage> }>();
+  const recent = new Map<string, { at: number; startedAt: number; result: UpstreamResult<PaymentPage> }>();
   return async (query: ListRequest, context: CallContext): Promise<UpstreamResult<PaymentPage>> => {
     if (context.signal?.aborted) return { ok: false, failure: abortedFailure(), attempts: 0 };
     const key = JSON.stringify([context.companyId, query.limit, query.cursor, query.status, query.date_from]);
+    const notBefore = context.notBefore ?? Number.NEGATIVE_INFINITY;
     const kept = recent.get(key);
-    if (kept !== undefined && performance.now() - kept.at < reuseMs) {
+    if (kept !== undefined && performance.now() - kept.at < reuseMs && kept.startedAt >= notBefore) {
       options.observe?.({ kind: 'shared', how: 'reused' });
       return { ...kept.result, attempts: 0 };
     }
     let call = inFlight.get(key);
+    // A call begun before the caller's `notBefore` is not joined: a new one starts, and later callers join that.
+    if (call !== undefined && call.startedAt < notBefore) call = undefined;
     const joined = call !== undefined;
     if (call === undefined) {
       const stop = new AbortController();
+      const startedAt = performance.now();
       const result = fetchPage(query, { ...context, signal: stop.signal }).then((done) => {
-        inFlight.delete(key);
-        if (done.ok && reuseMs > 0) {
+        if (inFlight.get(key) === fresh) inFlight.delete(key);
+        if (done.ok && reuseMs > 0 && (recent.get(key)?.startedAt ?? Number.NEGATIVE_INFINITY) <= startedAt) {
           recent.delete(key);
-          recent.set(key, { at: performance.now(), result: done });
+          recent.set(key, { at: performance.now(), startedAt, result: done });
           if (recent.size > REUSE_ENTRIES) recent.delete(recent.keys().next().value as string);
         }
         return done;
       });
-      call = { result, waiting: 0, stop };
+      const fresh = { result, waiting: 0, stop, startedAt };
+      call = fresh;
       inFlight.set(key, call);
     } else options.observe?.({ kind: 'shared', how: 'in_flight' });
     const shared = call;

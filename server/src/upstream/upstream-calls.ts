@@ -20,6 +20,11 @@ export interface CallContext {
   cls?: RequestClass | undefined;
   /** Whose turn it is: users take turns within a class. */
   user?: string | undefined;
+  /**
+   * `performance.now()` before which a shared call or a reused page must not have begun: a Refresh's walk reads
+   * what the upstream says from when it was asked on.
+   */
+  notBefore?: number | undefined;
 }
 
 /** What the client reports for the metrics: every attempt's end, and every answer shared with another caller. */

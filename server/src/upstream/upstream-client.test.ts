@@ -537,6 +537,30 @@ describe('upstream client: identical requests share one call', () => {
     expect(await c.listPayments(first, ctx)).toMatchObject({ ok: true, attempts: 1 });
     expect(fake.calls()).toBe(2);
   });
+
+  it('a caller with notBefore takes no page, and joins no call, begun before it (a Refresh reads from then on)', async () => {
+    const fake = await scripted(json(page));
+    const c = client(fake.baseUrl, { pageReuseMs: 60_000 });
+    expect(await c.listPayments(first, ctx)).toMatchObject({ ok: true, attempts: 1 });
+    const since = performance.now();
+    expect(await c.listPayments(first, { ...ctx, notBefore: since })).toMatchObject({
+      ok: true,
+      attempts: 1,
+    });
+    // A page begun after it is taken again.
+    expect(await c.listPayments(first, { ...ctx, notBefore: since })).toMatchObject({
+      ok: true,
+      attempts: 0,
+    });
+    expect(fake.calls()).toBe(2);
+    const slowOne = await scripted(slow);
+    const d = client(slowOne.baseUrl);
+    const early = d.listPayments(first, ctx);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const late = d.listPayments(first, { ...ctx, notBefore: performance.now() });
+    await Promise.all([early, late]);
+    expect(slowOne.calls()).toBe(2);
+  });
 });
 
 describe('upstream client: what goes upstream', () => {

@@ -173,7 +173,7 @@ export interface Settlement {
 }
 
 /** The status a row has at `time`, with `settlements` applied. */
-export function statusAt(
+function statusAt(
   row: GeneratedRow,
   company: string,
   settlements: readonly Settlement[],

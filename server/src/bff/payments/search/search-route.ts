@@ -126,11 +126,13 @@ export function searchRoutes(parts: {
       };
       try {
         write('start', { estimate, companies: view.members.length });
+        // Matches are of the payments as the upstream lists them from now on: no page asked for before is taken.
+        const notBefore = performance.now();
         const company = async (id: string) => {
           for (let replan = 0; ; replan++) {
             const checkpoints = positionsFor(replan, parts.checkpoints);
             const plan = await planWalk(view, id, { checkpoints, order, timeZone });
-            const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+            const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal, notBefore });
             const consumer = matchingParts(id, matches, send, onPage, stopped);
             const outcome = await walkInParts(walk, plan, { read: parts.read, order, consumer });
             if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;

@@ -9,10 +9,11 @@ import { problemFrom, problemResponse } from '../../problem-response.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
+import { criticalFirst, pagesLeft } from '../walk/critical-first.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
-import { companyWalk, planWalk, rangeOf } from '../walk/walk-plan.ts';
+import { companyWalk, planWalk, rangeOf, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 import { createDayCells, type DayCells, type DayFigures } from './day-figures.ts';
 import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import { type SummaryRuns, summaryKey } from './summary-runs.ts';
@@ -80,6 +81,7 @@ export function summaryRoute(parts: {
     | 'PAYMENTS_SETTLED_STATUSES'
     | 'SUMMARY_MAX_ROWS'
     | 'WALKS_PER_USER'
+    | 'UPSTREAM_MAX_RPS'
   >;
   scope: CompanyScope;
   runs: SummaryRuns;
@@ -119,20 +121,42 @@ export function summaryRoute(parts: {
     startedAt: number,
   ) {
     let read = 0;
+    // Every row is read from now on: no page asked for before the count began is taken (as_of is a promise).
+    const notBefore = performance.now();
     const stopped = () => read >= settings.SUMMARY_MAX_ROWS;
     const onPage = (rows: number) => {
       read += rows;
       counted(rows);
     };
+    // A group's companies share the budget: the largest goes first (only newest first says how much is left).
+    const gate =
+      settings.UPSTREAM_MAX_RPS !== undefined && view.members.length > 1 && order === 'created_at_desc'
+        ? criticalFirst(settings.UPSTREAM_MAX_RPS)
+        : undefined;
     const company = async (id: string) => {
+      const seen: { rows: number; newest?: number; oldest?: number } = { rows: 0 };
+      const read: CompanyReader = gate
+        ? (walk, position) =>
+            gate.run(pagesLeft(seen, walk.range.from, WALK_PAGE_SIZE), async () => {
+              const page = await parts.read(walk, position);
+              const newest = page.ok ? page.keys.find((key) => key.at !== null)?.at : null;
+              const oldest = page.ok ? page.keys.findLast((key) => key.at !== null)?.at : null;
+              if (page.ok && typeof newest === 'number' && typeof oldest === 'number') {
+                seen.rows += page.keys.length;
+                seen.newest = Math.max(seen.newest ?? newest, newest);
+                seen.oldest = Math.min(seen.oldest ?? oldest, oldest);
+              }
+              return page;
+            })
+        : parts.read;
       for (let replan = 0; ; replan++) {
         const checkpoints = positionsFor(replan, parts.checkpoints);
         const plan = await planWalk(view, id, { checkpoints, order, timeZone });
-        const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
+        const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal, notBefore });
         // The company's own per-day figures; its rows go into the view's total as well.
         const mine = { counter: total, cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT) };
         const outcome = await walkInParts(walk, plan, {
-          read: parts.read,
+          read,
           order,
           consumer: countingParts(mine, newTally, onPage, stopped),
         });

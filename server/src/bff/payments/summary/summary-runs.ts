@@ -103,9 +103,10 @@ export function createSummaryRuns(state: SharedState, leases: Leases, now: () =>
       } finally {
         waiter.signal.removeEventListener('abort', leave);
         joined.listeners.delete(waiter.progress);
-        if (joined.listeners.size === 0 && running.get(key) === joined) {
+        // Nobody waits: the walk stops, whether or not a Refresh's newer walk has taken its place.
+        if (joined.listeners.size === 0) {
           joined.stop.abort();
-          running.delete(key);
+          if (running.get(key) === joined) running.delete(key);
         }
       }
     },

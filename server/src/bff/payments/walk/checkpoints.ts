@@ -105,9 +105,12 @@ export function createCheckpoints(
       metrics?.checkpoints.inc({ result: found ? 'hit' : 'miss' });
       return found;
     },
-    /** How many usable positions are remembered with boundaries in [min, max]: about the pages between. */
-    count: async (company: string, filters: UpstreamFilters, min: number, max: number) =>
-      (await usable(keyFor(company, filters), min, max).catch(() => [])).length,
+    /**
+     * How many positions are remembered with boundaries in [min, max]: about the pages between (a plan's estimate,
+     * counted by the store without reading them; ones past their cursors' lifetime are forgotten as walks meet them).
+     */
+    count: (company: string, filters: UpstreamFilters, min: number, max: number) =>
+      state.countScored(keyFor(company, filters), min, max).catch(() => 0),
     /** Up to `parts - 1` usable positions inside [min, max], evenly spread: where a long walk is split. */
     async splits(company: string, filters: UpstreamFilters, min: number, max: number, parts: number) {
       const all = await usable(keyFor(company, filters), min, max).catch(() => []);

@@ -44,6 +44,8 @@ export interface CompanyWalk {
   signal: AbortSignal;
   /** Counts the upstream attempts of the request the walk serves, for its log line, as they happen. */
   tally?: { attempts: number } | undefined;
+  /** `performance.now()` when the walk began: it shares no upstream call, nor reuses a page, begun before. */
+  notBefore?: number | undefined;
 }
 
 export interface KeptRow {
@@ -101,7 +103,13 @@ export function createCompanyReader(parts: {
   return async function read(walk: CompanyWalk, position: Position): Promise<PageRead> {
     const result = await parts.upstream.listPayments(
       { limit: position.limit, cursor: position.cursor ?? undefined, ...walk.filters },
-      { companyId: walk.company, signal: walk.signal, cls: walk.cls, user: walk.user },
+      {
+        companyId: walk.company,
+        signal: walk.signal,
+        cls: walk.cls,
+        user: walk.user,
+        notBefore: walk.notBefore,
+      },
     );
     const answeredAt = now();
     if (walk.tally) walk.tally.attempts += result.attempts;
@@ -212,4 +220,4 @@ export function createCompanyReader(parts: {
 export type CompanyReader = ReturnType<typeof createCompanyReader>;
 
 /** A cursor the upstream refused: expired, or not for these filters (which one, the upstream may not say). */
-export const isCursorRefusal = (code: string) => code === 'cursor_mismatch' || code === 'cursor_expired';
+const isCursorRefusal = (code: string) => code === 'cursor_mismatch' || code === 'cursor_expired';

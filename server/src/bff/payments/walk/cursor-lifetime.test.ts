@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMetrics } from '../../../runtime/metrics.ts';
 import { evenWorld, generatedUpstream } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import type { BffSettings } from '../../create-bff.ts';
@@ -92,6 +93,30 @@ describe('remembered positions and the upstream cursor lifetime', () => {
     expect(learned?.seconds).toBeLessThanOrEqual(150);
     expect(requests).toBeGreaterThan(100);
     expect(refused / requests).toBeLessThanOrEqual(0.03);
+  });
+});
+
+describe('the cursor lifetime in /metrics', () => {
+  it('is exported as configured', async () => {
+    const metrics = createMetrics();
+    const upstream = generatedUpstream(evenWorld({ companies: 1, rows: 10, days: 1, start: START }));
+    const bff = await createTestBff({
+      upstream: {
+        baseUrl: 'http://generated.test/v1',
+        credentials: upstream.credentials,
+        dispatcher: new InProcessDispatcher((request) => upstream.app.fetch(request)),
+      },
+      companies: [{ id: 'co-0', name: 'Company 0', parent_id: null }],
+      settings: { UPSTREAM_CURSOR_TTL: 45 },
+      parts: { metrics },
+    });
+    try {
+      expect(await metrics.registry.metrics()).toContain(
+        'payments_upstream_cursor_ttl_seconds{source="configured"} 45',
+      );
+    } finally {
+      await bff.close();
+    }
   });
 });
 

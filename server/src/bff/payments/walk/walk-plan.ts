@@ -25,7 +25,13 @@ export function companyWalk(
   view: View,
   company: string,
   filters: UpstreamFilters,
-  how: { timeZone: string; cls: RequestClass; signal: AbortSignal; tally?: { attempts: number } | undefined },
+  how: {
+    timeZone: string;
+    cls: RequestClass;
+    signal: AbortSignal;
+    tally?: { attempts: number } | undefined;
+    notBefore?: number | undefined;
+  },
 ): CompanyWalk {
   const status = view.filters.status;
   const keepStatus = status !== undefined && filters.status === undefined;
@@ -49,6 +55,7 @@ export function companyWalk(
     user: view.user.username,
     signal: how.signal,
     tally: how.tally,
+    notBefore: how.notBefore,
   };
 }
 
