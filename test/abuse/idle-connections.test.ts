@@ -10,17 +10,17 @@ import { describeLatency, outcomes, samplePages, summarize } from './testing/lat
  * the attacker's connections to make room, another user is served) is the same at 16,384 and 25,000, which
  * `pnpm bench abuse` runs, and at this size the attackers leave the shared cores to the BFF.
  */
-const MAX_CONNECTIONS = 2_000;
-const ATTEMPTS = 3_000;
+const MAX_CONNECTIONS = 1_000;
+const ATTEMPTS = 1_500;
+/** Over the cap within 2 s: well before the first of them would be closed for its keep-alive timeout (5 s). */
 const OPEN_PER_SECOND = 1_000;
 const BROWSER_ADDRESS = '127.0.0.2';
 const NEWCOMER_ADDRESS = '127.0.0.3';
 /**
- * A page slower than this counts as not answered: a guard against the BFF giving way (an idle page takes ~10 ms;
- * a newcomer whose SYN the full listen queue dropped takes Linux's 1 s retransmit more). Latency under the attack
- * is measured by `pnpm bench abuse`, not here.
+ * A page slower than this counts as not answered: a guard against the BFF giving way only (an idle page takes
+ * ~10 ms; on 2 cores shared with other work, seconds). Latency under the attack is `pnpm bench abuse`'s.
  */
-const PAGE_TIMEOUT_MS = 5_000;
+const PAGE_TIMEOUT_MS = 30_000;
 
 /** What a brand-new client gets while the attack is on: an answer, a close without one, a reset, or nothing. */
 function newConnectionProbe(port: number): Promise<string> {
@@ -32,7 +32,7 @@ function newConnectionProbe(port: number): Promise<string> {
       socket.destroy();
       resolve(outcome);
     };
-    const timer = setTimeout(() => done('no answer within 5 s'), PAGE_TIMEOUT_MS);
+    const timer = setTimeout(() => done('no answer within 30 s'), PAGE_TIMEOUT_MS);
     socket.on('connect', () =>
       socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
     );
@@ -108,10 +108,10 @@ describe('idle connections: what an attacker holding every connection it can lea
     await Promise.all(bffs.map((bff) => bff.stop()));
   });
 
-  it('3,000 half-open connections (no byte sent) against a cap of 2,000: the BFF closes them to make room, runs out of no descriptor, and a user at another address gets ≥ 99 % of her pages', async () => {
+  it('1,500 half-open connections (no byte sent) against a cap of 1,000: the BFF closes them to make room, runs out of no descriptor, and a user at another address gets ≥ 99 % of her pages', async () => {
     const bff = await startBff({ MAX_CONNECTIONS: String(MAX_CONNECTIONS), SANDBOX_SEED_COUNT: '2000' });
     bffs.push(bff);
-    const user = await users(bff.origin, { pages: 100, intervalMs: 40 });
+    const user = await users(bff.origin, { pages: 50, intervalMs: 80 });
     stops.push(user.kill);
 
     const attackers = attack(bff.port, ATTEMPTS, {
@@ -158,13 +158,13 @@ describe('idle connections: what an attacker holding every connection it can lea
     expect(bff.stderr()).toBe('');
   });
 
-  it('3,000 connections that each send one GET /healthz and sit idle, against a cap of 2,000: the BFF closes idle ones to make room and a user at another address gets ≥ 99 % of her pages', async () => {
+  it('1,500 connections that each send one GET /healthz and sit idle, against a cap of 1,000: the BFF closes idle ones to make room and a user at another address gets ≥ 99 % of her pages', async () => {
     // Defaults: KEEP_ALIVE_TIMEOUT 5 s, MAX_CONNECTIONS_PER_ADDRESS 256.
     const bff = await startBff({ MAX_CONNECTIONS: String(MAX_CONNECTIONS), SANDBOX_SEED_COUNT: '2000' });
     bffs.push(bff);
     const [keptAliveMs, user] = await Promise.all([
       keptAliveFor(bff.port, '127.0.0.4'),
-      users(bff.origin, { pages: 100, intervalMs: 40 }),
+      users(bff.origin, { pages: 50, intervalMs: 80 }),
     ]);
     stops.push(user.kill);
 

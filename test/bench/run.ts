@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   lighthouse: async () => (await import('./lighthouse.bench.ts')).suite,
   remote: async () => (await import('./remote.bench.ts')).suite,
   search: async () => (await import('./search.bench.ts')).suite,
+  abuse: async () => (await import('./abuse.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);
