@@ -197,10 +197,11 @@ describe('slow exports: 8 accounts hold every download place, reading at 1 KB/s'
       const response = await request(`${bff.origin}/api/payments/export.csv?status=FAILED`, {
         headers: { cookie: cookies.get('victim') ?? '', 'x-csrf': '1' },
       });
+      const answeredAfterMs = performance.now() - started;
       await response.body.dump();
       tries.push(`${response.statusCode}`);
       if (response.statusCode === 200) {
-        admittedAfterMs = performance.now() - started;
+        admittedAfterMs = answeredAfterMs;
         break;
       }
       await sleep(Number(response.headers['retry-after'] ?? 1) * 1000);
