@@ -64,10 +64,9 @@ const realClock: BudgetClock = {
  * One budget for everything the deployment asks of the upstream. Attempts wait in classes (a person's page first),
  * and within a class users take turns, so one user's three walks get one user's share; one user's walks hold at
  * most the places that rate and latency call for (see `share`), so the upstream is never busy with one user alone.
- * Turns are spaced by the
- * rate, reserved in the shared state (one turn reserved at a time per replica, so a page that arrives waits behind
- * at most the one walk request already reserved). A 429 pauses every replica for its Retry-After and halves this
- * replica's rate, which recovers by itself with each success.
+ * Turns are spaced by the rate, reserved in the shared state (one turn reserved at a time per replica, so a page
+ * that arrives waits behind at most the one walk request already reserved). A 429 pauses every replica for its
+ * Retry-After and halves this replica's rate, which recovers by itself with each success.
  */
 export function createUpstreamBudget(options: UpstreamBudgetOptions) {
   const { state, maxConcurrency } = options;
