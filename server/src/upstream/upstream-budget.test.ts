@@ -134,24 +134,123 @@ describe('the upstream budget', () => {
     expect(granted).toBe(3);
   });
 
-  it("holds a quarter of the places in flight at most for one user's walks; pages and other users go by", async () => {
+  /** Attempts held until the test ends them: which were granted, in order, and who holds how many places. */
+  function holder(budget: ReturnType<typeof createUpstreamBudget>) {
+    const order: string[] = [];
+    const ends = new Map<string, (how: 'ok') => void>();
+    const take = (name: string, cls: RequestClass, user: string) =>
+      void budget.take({ cls, user }).then((end) => {
+        order.push(name);
+        ends.set(name, end);
+      });
+    return {
+      order,
+      take,
+      end: (name: string) => {
+        ends.get(name)?.('ok');
+        ends.delete(name);
+      },
+      /** Places held now by the attempts whose names start with `prefix`. */
+      held: (prefix: string) => [...ends.keys()].filter((name) => name.startsWith(prefix)).length,
+    };
+  }
+
+  /** One attempt that takes `ms` from its turn to its end: the latency the budget sees. */
+  async function seeLatency(
+    budget: ReturnType<typeof createUpstreamBudget>,
+    advance: (ms: number) => Promise<void>,
+    ms: number,
+  ) {
+    let end: ((how: 'ok') => void) | undefined;
+    void budget.take({ cls: 'page', user: 'probe' }).then((e) => {
+      end = e;
+    });
+    await advance(0);
+    await advance(ms);
+    end?.('ok');
+    await advance(0);
+  }
+
+  it("gives one user's walks the places rate × latency keeps busy: 10/s at 400 ms is 4, the rest wait their turn", async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    await seeLatency(budget, advance, 400);
+    const { held, take, order } = holder(budget);
+    for (let i = 0; i < 10; i++) take(`ana-walk-${i}`, 'walk', 'ana');
+    take('ana-page', 'page', 'ana');
+    await advance(5_000);
+    // Nothing has ended: Ana holds 4 places (10/s × 0.4 s), her page is in beside them.
+    expect(held('ana-walk')).toBe(4);
+    expect(order).toContain('ana-page');
+    expect(budget.waiting().walk).toBe(6);
+  });
+
+  it('gives at least 2 places when the upstream answers faster than the rate spaces turns', async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    await seeLatency(budget, advance, 30);
+    const { held, take } = holder(budget);
+    for (let i = 0; i < 6; i++) take(`ana-walk-${i}`, 'walk', 'ana');
+    await advance(5_000);
+    expect(held('ana-walk')).toBe(2);
+  });
+
+  it("admits another user's walk before the first user's next one once she holds her share; hers go as hers end and as the latency seen grows", async () => {
+    const { clock, advance } = fakeClock();
+    const budget = createUpstreamBudget({
+      state: createEmbeddedState({ now: clock.now }),
+      maxRps: 10,
+      maxConcurrency: 32,
+      clock,
+    });
+    await seeLatency(budget, advance, 300);
+    const { order, take, end, held } = holder(budget);
+    for (let i = 0; i < 6; i++) take(`ana-${i}`, 'walk', 'ana');
+    await advance(1_000);
+    expect(order).toEqual(['ana-0', 'ana-1', 'ana-2']);
+    take('bob-0', 'walk', 'bob');
+    await advance(1_000);
+    expect(order.at(-1)).toBe('bob-0');
+    end('ana-0');
+    await advance(1_000);
+    // Ana's place went back to her; and her walk took 2 s, so the latency seen rose to 0.8 × 300 + 0.2 × 2,000 =
+    // 640 ms and her share with it, to 7: her last two walks are in too.
+    expect(order).toEqual(['ana-0', 'ana-1', 'ana-2', 'bob-0', 'ana-3', 'ana-4', 'ana-5']);
+    expect(held('ana')).toBe(5);
+  });
+
+  it('without a rate, splits the places between the users walking and one more: alone 4 of 8, with a second user 2 each', async () => {
     const { clock, advance } = fakeClock();
     const budget = createUpstreamBudget({
       state: createEmbeddedState({ now: clock.now }),
       maxConcurrency: 8,
       clock,
     });
-    const held: string[] = [];
-    const take = (name: string, cls: RequestClass, user: string) =>
-      budget.take({ cls, user }).then(() => held.push(name));
-    for (let i = 0; i < 5; i++) void take(`ana-walk-${i}`, 'walk', 'ana');
-    void take('ana-page', 'page', 'ana');
-    void take('bob-walk', 'walk', 'bob');
+    const { held, take, end, order } = holder(budget);
+    for (let i = 0; i < 6; i++) take(`ana-${i}`, 'walk', 'ana');
     await advance(100);
-    // Ana's walks hold 2 of the 8 places (nothing has ended), her page and Bob's walk are in.
-    expect(held.filter((name) => name.startsWith('ana-walk'))).toHaveLength(2);
-    expect(held).toContain('ana-page');
-    expect(held).toContain('bob-walk');
+    expect(held('ana')).toBe(4);
+    for (let i = 0; i < 6; i++) take(`bob-${i}`, 'walk', 'bob');
+    take('cy-page', 'page', 'cy');
+    await advance(100);
+    // 8 places over 2 walkers and 1 more: 2 each. Bob gets his 2 and a page its place; Ana keeps what she holds
+    // until it ends, and then holds no more than her 2.
+    expect(held('bob')).toBe(2);
+    expect(order).toContain('cy-page');
+    for (let i = 0; i < 4; i++) end(`ana-${i}`);
+    await advance(100);
+    expect(held('ana')).toBe(2);
+    expect(held('bob')).toBe(2);
   });
 
   it('lets a caller that goes away leave the queue: its turn is not given to it', async () => {

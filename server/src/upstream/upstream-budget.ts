@@ -50,6 +50,10 @@ const FLIGHT_RETRY_MS = 20;
 const DEFAULT_PAUSE_MS = 1_000;
 /** The slowest a run of 429s makes the budget: this many times its interval. */
 const MAX_SLOWDOWN = 8;
+/** The fewest places one user's walks may hold: one in flight while the next is being asked. */
+const MIN_SHARE = 2;
+/** The weight of the newest attempt in the latency seen: a few slow answers move it, one does not swing it. */
+const LATENCY_WEIGHT = 0.2;
 
 const realClock: BudgetClock = {
   now: Date.now,
@@ -58,18 +62,18 @@ const realClock: BudgetClock = {
 
 /**
  * One budget for everything the deployment asks of the upstream. Attempts wait in classes (a person's page first),
- * and within a class users take turns, so one user's three walks get one user's share; one user's walks hold a
- * quarter of the places in flight at most, so the upstream is never busy with one user alone. Turns are spaced by the
- * rate, reserved in the shared state (one turn reserved at a time per replica, so a page that arrives waits behind
- * at most the one walk request already reserved). A 429 pauses every replica for its Retry-After and halves this
- * replica's rate, which recovers by itself with each success.
+ * and within a class users take turns, so one user's three walks get one user's share; one user's walks hold at
+ * most the places that rate and latency call for (see `share`), so the upstream is never busy with one user alone.
+ * Turns are spaced by the rate, reserved in the shared state (one turn reserved at a time per replica, so a page
+ * that arrives waits behind at most the one walk request already reserved). A 429 pauses every replica for its
+ * Retry-After and halves this replica's rate, which recovers by itself with each success.
  */
 export function createUpstreamBudget(options: UpstreamBudgetOptions) {
   const { state, maxConcurrency } = options;
   const clock = options.clock ?? realClock;
   const interval = options.maxRps === undefined ? 0 : 1000 / options.maxRps;
-  // A quarter of the places in flight at most for one user's walks: the rest stay for others and for pages.
-  const perUser = Math.max(1, Math.floor(maxConcurrency / 4));
+  /** How long an attempt takes from its turn to its end, as seen lately (ms); unknown until one has ended. */
+  let latencyMs: number | undefined;
   const queues = new Map<RequestClass, Map<string, Waiter[]>>(REQUEST_CLASSES.map((cls) => [cls, new Map()]));
   let slowdown = 1;
   let pumping = false;
@@ -81,13 +85,14 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
   let turns = 0;
   /** The next waiter: the first class with any, in it the user whose last turn is the oldest. */
   const next = (): Waiter | undefined => {
+    const perUser = share();
     for (const cls of REQUEST_CLASSES) {
       const users = queues.get(cls) as Map<string, Waiter[]>;
       let chosen: string | undefined;
       for (const [user, waiting] of users) {
         while (waiting[0]?.signal?.aborted) waiting.shift();
         if (waiting.length === 0) users.delete(user);
-        else if (!eligible(cls, user)) continue;
+        else if (!eligible(cls, user, perUser)) continue;
         else if (
           chosen === undefined ||
           (lastTurn.get(`${cls}\n${user}`) ?? 0) < (lastTurn.get(`${cls}\n${chosen}`) ?? 0)
@@ -105,10 +110,32 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
   };
   /** In flight per user, of walks and background work: one user's walks get one user's share of the places. */
   const userFlight = new Map<string, number>();
-  const eligible = (cls: RequestClass, user: string) =>
+  /**
+   * The places one user's walks may hold. With a rate, what that rate keeps busy at the latency seen (Little's
+   * law: rate × latency; more would only wait for turns, and holds places when the upstream slows); until an
+   * attempt has ended, the least. Without a rate nothing says what one user can use, so the places are split
+   * between the users walking and one more (a newcomer, and pages, find room). Never above that split, never
+   * under MIN_SHARE.
+   */
+  const share = (): number => {
+    const walkers = new Set(userFlight.keys());
+    for (const cls of ['walk', 'background'] as const)
+      for (const user of (queues.get(cls) as Map<string, Waiter[]>).keys()) walkers.add(user);
+    const split = Math.floor(maxConcurrency / (walkers.size + 1));
+    const used =
+      interval === 0
+        ? split
+        : latencyMs === undefined
+          ? MIN_SHARE
+          : Math.ceil(latencyMs / (interval * slowdown));
+    return Math.max(MIN_SHARE, Math.min(used, split));
+  };
+  const eligible = (cls: RequestClass, user: string, perUser: number) =>
     cls === 'page' || (userFlight.get(user) ?? 0) < perUser;
-  const anyWaiting = () =>
-    [...queues].some(([cls, users]) => [...users.keys()].some((user) => eligible(cls, user)));
+  const anyWaiting = () => {
+    const perUser = share();
+    return [...queues].some(([cls, users]) => [...users.keys()].some((user) => eligible(cls, user, perUser)));
+  };
 
   const takePlace = async (holder: string) => {
     while (!(await state.acquire(FLIGHT_KEY, holder, maxConcurrency, FLIGHT_LEASE_MS)))
@@ -120,11 +147,16 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions) {
     const counted = waiter.cls !== 'page';
     if (counted) userFlight.set(waiter.user, (userFlight.get(waiter.user) ?? 0) + 1);
     options.onWait?.(waiter.cls, clock.now() - waiter.since);
+    const grantedAt = clock.now();
     let ended = false;
     waiter.resolve((how) => {
       if (ended) return;
       ended = true;
       inFlight -= 1;
+      if (how === 'ok') {
+        const took = clock.now() - grantedAt;
+        latencyMs = latencyMs === undefined ? took : latencyMs + LATENCY_WEIGHT * (took - latencyMs);
+      }
       if (counted) {
         const left = (userFlight.get(waiter.user) ?? 1) - 1;
         if (left === 0) userFlight.delete(waiter.user);

@@ -12,6 +12,10 @@ export interface CountingUpstream {
   pages(limit: number): number;
   /** Every request that reached the sandbox, whatever it asked and however it was answered. */
   requests(): number;
+  /** The most requests asking for `limit` that were in flight at once (sent on, not yet answered in full). */
+  peakInFlight(limit: number): number;
+  /** Starts the peaks again from what is in flight now. */
+  resetPeaks(): void;
   close(): Promise<void>;
 }
 
@@ -29,10 +33,16 @@ export async function startCountingUpstream(options: {
   const target = new URL(running.baseUrl);
   const agent = new Agent({ keepAlive: true });
   const counts = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const peaks = new Map<string, number>();
   let requests = 0;
   const proxy = createServer((incoming, outgoing) => {
     requests += 1;
     const limit = new URL(incoming.url ?? '/', 'http://proxy').searchParams.get('limit') ?? '';
+    const now = (inFlight.get(limit) ?? 0) + 1;
+    inFlight.set(limit, now);
+    peaks.set(limit, Math.max(peaks.get(limit) ?? 0, now));
+    outgoing.once('close', () => inFlight.set(limit, (inFlight.get(limit) ?? 1) - 1));
     const forward = request(
       {
         host: target.hostname,
@@ -61,6 +71,10 @@ export async function startCountingUpstream(options: {
     companies: tenant.companies,
     pages: (limit) => counts.get(String(limit)) ?? 0,
     requests: () => requests,
+    peakInFlight: (limit) => peaks.get(String(limit)) ?? 0,
+    resetPeaks: () => {
+      for (const [limit, now] of inFlight) peaks.set(limit, now);
+    },
     async close() {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

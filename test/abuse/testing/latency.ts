@@ -1,10 +1,18 @@
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { type Dispatcher, request } from 'undici';
 import { percentile } from '../../bench/report.ts';
+import type { PageSamplerOptions } from '../samplers/pages.ts';
 
-interface Sample {
+const SAMPLER = fileURLToPath(new URL('../samplers/pages.ts', import.meta.url));
+
+/** Milliseconds since the epoch, finer than Date.now(): comparable across the test's and the sampler's processes. */
+const wallNow = () => performance.timeOrigin + performance.now();
+
+export interface Sample {
   ok: boolean;
-  /** When it started (performance.now()) and how long it took. */
+  /** When it started (wallNow()) and how long it took. */
   at: number;
   ms: number;
   /** The HTTP status, or the error's code when there was no answer. */
@@ -36,7 +44,7 @@ export function summarize(samples: readonly Sample[]): LatencySummary {
   };
 }
 
-/** The slowest samples, as `+12.3 s: 850 ms` from `since`: where in a run the stalls were. */
+/** The slowest samples, as `+12.3 s: 850 ms` from `since` (a wallNow()): where in a run the stalls were. */
 export function slowest(samples: readonly Sample[], since: number, count = 3): string {
   return [...samples]
     .sort((a, b) => b.ms - a.ms)
@@ -77,6 +85,7 @@ export function signedInGet(
   timeoutMs = 5_000,
 ): () => Promise<Sample> {
   return async () => {
+    const at = wallNow();
     const started = performance.now();
     try {
       const response = await request(url, {
@@ -87,13 +96,55 @@ export function signedInGet(
       await response.body.arrayBuffer();
       return {
         ok: response.statusCode === 200,
-        at: started,
+        at,
         ms: performance.now() - started,
         outcome: response.statusCode,
       };
     } catch (error) {
       const code = (error as { code?: string; name?: string }).code ?? (error as Error).name;
-      return { ok: false, at: started, ms: performance.now() - started, outcome: code };
+      return { ok: false, at, ms: performance.now() - started, outcome: code };
     }
   };
+}
+
+/**
+ * samplers/pages.ts in a process of its own. `ready` once it has warmed up; with `waitForGo`, `go()` starts its
+ * samples. `samples` once it has taken them all; `kill` ends it early (a test that failed), and they reject.
+ */
+export function samplePages(options: PageSamplerOptions) {
+  const child = spawn(process.execPath, [SAMPLER, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = Promise.withResolvers<void>();
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+    if (output.startsWith('ready\n')) ready.resolve();
+  });
+  const samples = new Promise<Sample[]>((resolve, reject) =>
+    child.once('close', () => {
+      try {
+        resolve(JSON.parse(output.replace(/^ready\n/, '')) as Sample[]);
+      } catch {
+        reject(new Error(`the sampler printed no samples: ${output.slice(0, 200)}`));
+      }
+      ready.reject(new Error('the sampler exited before it was ready'));
+    }),
+  );
+  // Whoever waits only on one of them must not see the other's rejection as unhandled.
+  ready.promise.catch(() => undefined);
+  samples.catch(() => undefined);
+  return {
+    ready: ready.promise,
+    go: () => child.stdin.end('go\n'),
+    samples,
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+/** A count of what the samples answered, e.g. `{ "200": 199, "UND_ERR_HEADERS_TIMEOUT": 1 }`. */
+export function outcomes(samples: readonly Sample[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { outcome } of samples) counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return counts;
 }

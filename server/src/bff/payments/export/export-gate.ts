@@ -6,8 +6,14 @@ export const EXPORT_TIMES = {
   idleMs: 60_000,
   /** No download runs longer than this. */
   maxDurationMs: 30 * 60_000,
-  /** The client's pace is judged over this much time spent waiting for it (EXPORT_MIN_BYTES_PER_S). */
-  rateWindowMs: 60_000,
+  /**
+   * The client's pace is judged over this much time spent waiting for it (EXPORT_MIN_BYTES_PER_S). Short, so that
+   * readers too slow to be worth a walk give their places back within two windows: the walk waits for what the
+   * client takes, so after the first window, which its receive buffer fills, a window measures the client. (Where
+   * the kernel's queue cannot be read, a window counts whole pages the socket took: a reader just over the floor
+   * may then see a window without one.)
+   */
+  rateWindowMs: 6_000,
 };
 
 export type ExportAdmission = { ok: true; leave(): void } | { ok: false; scope: 'user' | 'all' };

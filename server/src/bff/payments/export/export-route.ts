@@ -16,6 +16,7 @@ import type { FileRows } from './csv-body.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
 import { createExportStream, type ExportBody } from './export-stream.ts';
+import { createSendQueueReader, type SendQueueReader } from './socket-send-queue.ts';
 
 /** A kind of file the view can be downloaded as. */
 export interface ExportFormat {
@@ -50,6 +51,19 @@ function resetConnection(c: Context<BffEnv>): boolean {
     outgoing.destroy();
   }
   return true;
+}
+
+/**
+ * What the download has handed its connection and the client has not taken yet, at most: the kernel's send queue
+ * in a reading begun after this asked, plus what was in Node's buffer then and what was written since. Undefined
+ * if it cannot be known.
+ */
+async function unsentBytes(c: Context<BffEnv>, queues: SendQueueReader): Promise<number | undefined> {
+  const socket = c.env?.outgoing?.socket;
+  if (!socket || socket.destroyed) return undefined;
+  const [written, buffered] = [socket.bytesWritten, socket.writableLength];
+  const kernel = await queues.queued(socket);
+  return kernel === undefined ? undefined : kernel + buffered + (socket.bytesWritten - written);
 }
 
 /**
@@ -100,6 +114,7 @@ export function exportRoute(
   format: ExportFormat,
 ) {
   const { settings, exports, logger } = parts;
+  const sendQueues = createSendQueueReader();
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
     const { columns, tz, ...query } = c.req.valid('query');
     const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
@@ -130,8 +145,9 @@ export function exportRoute(
         429,
         admission.scope === 'user'
           ? `you have ${settings.EXPORT_MAX_PER_USER} downloads running already; wait for one to finish`
-          : 'too many downloads are running right now; try again in a minute',
-        { retryAfterSeconds: admission.scope === 'user' ? 10 : 30 },
+          : 'too many downloads are running right now; try again in a few seconds',
+        // Readers too slow to keep their places lose them within a few pace windows (EXPORT_TIMES).
+        { retryAfterSeconds: admission.scope === 'user' ? 10 : 5 },
       );
     const place = await parts.walks.enter(user);
     if (!place) {
@@ -195,6 +211,7 @@ export function exportRoute(
       ...EXPORT_TIMES,
       minBytesPerSecond: settings.EXPORT_MIN_BYTES_PER_S,
       resetConnection: () => resetConnection(c),
+      unsent: () => unsentBytes(c, sendQueues),
       onEnd: ({ end, rows: written, attempts, failure }) => {
         walk.abort();
         downloadEnded();

@@ -134,6 +134,52 @@ describe('CSV export stream', () => {
     await reader.cancel();
   });
 
+  it('makes the next page only once the client has taken all but 64 KB of what the socket was handed', async () => {
+    // Pages of ten rows of 1 KB: the socket takes every byte at once, the client only what the test lets it.
+    const wide = (n: number) =>
+      page(
+        Array.from({ length: 10 }, (_, i) => `p${n}-${i}`),
+        { note: 'x'.repeat(1_000) },
+      );
+    let made = 0;
+    let handed = 0;
+    let taken = 0;
+    const stream = exportOf(
+      wide(0),
+      (n) => {
+        made = n;
+        return n < 1_000 ? wide(n) : done(1);
+      },
+      { unsent: async () => handed - taken },
+    );
+    const reader = stream.getReader();
+    /** What the socket takes in `ms`: every chunk the stream gives. */
+    const socketTakes = async (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        const chunk = await Promise.race([
+          reader.read(),
+          sleep(until - performance.now()).then(() => undefined),
+        ]);
+        if (chunk?.value) handed += chunk.value.byteLength;
+      }
+    };
+    await socketTakes(200);
+    const pageBytes = handed / (made + 1);
+    // The client took nothing: 64 KB handed, the page that crossed it, and the one made meanwhile for the
+    // stream's queue (its pull comes as the socket takes a page, before the page is counted as handed).
+    expect(handed).toBeLessThanOrEqual(64 * 1024 + 2 * pageBytes);
+    expect(made).toBeLessThanOrEqual(Math.ceil((64 * 1024) / pageBytes) + 2);
+    const madeBefore = made;
+    // It takes ten pages: ten more are made, give or take the two pages of slack above, not a thousand.
+    taken += 10 * pageBytes;
+    await socketTakes(200);
+    expect(made - madeBefore).toBeGreaterThanOrEqual(8);
+    expect(made - madeBefore).toBeLessThanOrEqual(12);
+    expect(handed - taken).toBeLessThanOrEqual(64 * 1024 + 2 * pageBytes);
+    await reader.cancel();
+  });
+
   it('ends a download whose reader takes nothing for the idle time, resetting the connection', async () => {
     const ends: { end: string }[] = [];
     let reset = 0;
