@@ -102,15 +102,15 @@ export function exportRoute(
 ) {
   const { settings, exports, logger } = parts;
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
-    const { columns, tz, ...query } = c.req.valid('query');
+    const { columns, tz, sort, ...query } = c.req.valid('query');
     const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
-    const chosen = viewOf(c, parts.scope, query);
+    const chosen = viewOf(c, parts.scope, query, { amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
     const fileName = exportFileName({
       company: view.company,
       group: view.group,
-      status: view.filters.status,
+      status: view.statuses?.join('+'),
       dateFrom: view.filters.date_from,
       dateTo: view.date_to,
       today: localDate(displayZone, parts.now()),

@@ -15,7 +15,11 @@ import type { WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /** Whether the list passes over rows the upstream sends (newer than date_to, of other currencies). */
-const skips = (view: View) => view.date_to !== undefined || view.currencies !== undefined;
+const skips = (view: View) =>
+  view.date_to !== undefined ||
+  view.currencies !== undefined ||
+  view.amount !== undefined ||
+  (view.statuses !== undefined && view.filters.status === undefined);
 
 /** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
 const PAGE_CLASS_READS = 2;
@@ -28,7 +32,11 @@ const PAGE_CLASS_READS = 2;
 export function listRoute(parts: {
   settings: Pick<
     Settings,
-    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_LIST_ORDER' | 'DATE_TO_MAX_SKIP_PAGES' | 'WALKS_PER_USER'
+    | 'PAYMENTS_TIME_ZONE'
+    | 'PAYMENTS_AMOUNT_UNIT'
+    | 'PAYMENTS_LIST_ORDER'
+    | 'DATE_TO_MAX_SKIP_PAGES'
+    | 'WALKS_PER_USER'
   >;
   scope: CompanyScope;
   cursors: ListCursors;
@@ -59,7 +67,7 @@ export function listRoute(parts: {
 
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
     const { limit, cursor, ...query } = c.req.valid('query');
-    const chosen = viewOf(c, parts.scope, query);
+    const chosen = viewOf(c, parts.scope, query, { amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
     const binding = { user: view.user.username, company: view.company, ...query };

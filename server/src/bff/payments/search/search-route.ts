@@ -165,8 +165,8 @@ export function searchRoutes(parts: {
 
   return new Hono<BffEnv>()
     .get('/search', validQuery(searchQuerySchema), async (c) => {
-      const { q, ...query } = c.req.valid('query');
-      const chosen = viewOf(c, parts.scope, query);
+      const { q, sort, ...query } = c.req.valid('query');
+      const chosen = viewOf(c, parts.scope, query, { amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
       if (!chosen.ok) return chosen.response;
       return stream(c, chosen.view, paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT), false);
     })
@@ -185,6 +185,8 @@ export function searchRoutes(parts: {
         filters: {},
         date_to: undefined,
         currencies: undefined,
+        statuses: undefined,
+        amount: undefined,
       };
       // The id as the address writes it: a string id's text, a number's digits.
       const matches = (record: Payment) => {

@@ -6,6 +6,7 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import { paymentMatcher } from '../search/payment-match.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
@@ -97,30 +98,53 @@ export function summaryRoute(parts: {
       read += rows;
       counted(rows);
     };
+    // Each company counts apart, then adds into the group's figures: its own line comes of the same walk.
     const company = async (id: string) => {
       for (let replan = 0; ; replan++) {
+        const own = newCounter();
         const checkpoints = positionsFor(replan, parts.checkpoints);
         const plan = await planWalk(view, id, { checkpoints, order, timeZone });
         const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal });
         const outcome = await walkInParts(walk, plan, {
           read: parts.read,
           order,
-          consumer: countingParts(total, newCounter, onPage, stopped),
+          consumer: countingParts(own, newCounter, onPage, stopped),
         });
-        if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;
+        if (outcome.ok || !outcome.stale || replan >= REPLANS) return { outcome, own };
       }
     };
-    const outcomes = await Promise.all(view.members.map(company));
+    const walked = await Promise.all(view.members.map(company));
+    for (const { own } of walked) total.merge(own);
+    const outcomes = walked.map(({ outcome }) => outcome);
     const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
     const failed = outcomes.find((o) => !o.ok);
-    return { failure: failed && !failed.ok ? failed.failure : undefined, complete: !stopped(), attempts };
+    const companies = walked.map(({ own }, i) => {
+      const figures = own.result(true);
+      return {
+        company_id: view.members[i] as string,
+        count: figures.count,
+        totals: figures.totals,
+        by_status_totals: figures.by_status_totals ?? [],
+        uninterpreted: figures.uninterpreted,
+      };
+    });
+    return {
+      failure: failed && !failed.ok ? failed.failure : undefined,
+      complete: !stopped(),
+      attempts,
+      companies,
+    };
   }
 
   return new Hono<BffEnv>().get('/', validQuery(summaryQuerySchema), async (c) => {
-    const { fresh, ...query } = c.req.valid('query');
-    const chosen = viewOf(c, parts.scope, query);
+    const { fresh, q, ...query } = c.req.valid('query');
+    const chosen = viewOf(c, parts.scope, query, { amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
     if (!chosen.ok) return chosen.response;
-    const { view } = chosen;
+    // A search's figures are of its matches: the rows the search lists, counted as the list counts them.
+    const view: View =
+      q === undefined
+        ? chosen.view
+        : { ...chosen.view, search: { q, matches: paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT) } };
     const user = view.user.username;
     const key = summaryKey(view);
     const streaming = (c.req.header('accept') ?? '').includes('text/event-stream');
@@ -147,7 +171,8 @@ export function summaryRoute(parts: {
           const total = newCounter();
           const walked = await count(view, total, signal, counted).finally(() => place?.leave());
           c.set('upstreamAttempts', c.get('upstreamAttempts') + walked.attempts);
-          return walked.failure ?? { ...total.result(walked.complete), as_of: asOf };
+          const companies = view.group ? { companies: walked.companies } : {};
+          return walked.failure ?? { ...total.result(walked.complete), as_of: asOf, ...companies };
         },
         { signal: waiting, progress },
       );

@@ -1,0 +1,132 @@
+import { addDecimals, majorAmount, type Payment, summarySchema } from '@payments/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './testing/bff-harness.ts';
+
+let h: Harness;
+let cookie: string;
+beforeAll(async () => {
+  h = await createHarness();
+  cookie = await h.signIn();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const tree = ['acme-eu', 'acme-eu-de', 'acme-eu-fr'];
+const group = { 'X-Company-Id': 'acme-eu' };
+
+async function groupRows() {
+  return (
+    await Promise.all(
+      tree.map(async (company) => (await h.walkSandbox(company)).map((row) => ({ company, row }))),
+    )
+  ).flat();
+}
+const keysOf = (rows: { company: string; row: Payment }[]) =>
+  rows.map((r) => `${r.company} ${String(r.row.id)}`);
+const major = (row: Payment) => majorAmount(row.amount, row.currency, 'minor');
+
+/** Every page of a list, following its cursors. */
+async function listAll(query: string) {
+  const keys: string[] = [];
+  let cursor: string | null = null;
+  let requests = 0;
+  do {
+    const url: string = `/api/payments?${query}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const response = await h.call(url, { cookie, headers: group });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as {
+      data: Payment[];
+      company_ids: string[];
+      next_cursor: string | null;
+    };
+    keys.push(...page.data.map((row, i) => `${page.company_ids[i]} ${String(row.id)}`));
+    cursor = page.next_cursor;
+    requests += 1;
+  } while (cursor && requests < 200);
+  return keys;
+}
+
+/** The sum of the rows' amounts per currency, as exact decimals. */
+function sums(rows: Payment[]) {
+  const totals = new Map<string, string>();
+  for (const row of rows) {
+    const amount = major(row);
+    if (amount !== null)
+      totals.set(String(row.currency), addDecimals(totals.get(String(row.currency)) ?? '0', amount));
+  }
+  return [...totals].sort(([a], [b]) => a.localeCompare(b));
+}
+
+describe('a view of several statuses and an amount range', () => {
+  const wanted = (row: Payment) => {
+    const amount = Number(major(row));
+    return (row.status === 'AWAITING' || row.status === 'FAILED') && amount >= 50 && amount <= 2000;
+  };
+
+  it('lists exactly the rows of either status within the range, each once, across the group', async () => {
+    const expected = (await groupRows()).filter(({ row }) => wanted(row));
+    expect(expected.length).toBeGreaterThan(10);
+    const listed = await listAll('group=true&status=AWAITING,FAILED&amount_min=50&amount_max=2000');
+    expect(listed.length).toBe(expected.length);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.toSorted()).toEqual(keysOf(expected).toSorted());
+  });
+
+  it('counts the same rows, with every status its own money, and each company its own line', async () => {
+    const all = await groupRows();
+    const expected = all.filter(({ row }) => wanted(row));
+    const response = await h.call(
+      '/api/payments/summary?group=true&status=AWAITING,FAILED&amount_min=50&amount_max=2000',
+      {
+        cookie,
+        headers: group,
+      },
+    );
+    const summary = summarySchema.parse(await response.json());
+    expect(summary.count).toBe(expected.length);
+    for (const status of ['AWAITING', 'FAILED']) {
+      const rows = expected.filter(({ row }) => row.status === status).map(({ row }) => row);
+      const line = summary.by_status_totals?.find((s) => s.status === status);
+      expect(line?.count).toBe(rows.length);
+      expect(line?.totals.map((t) => [t.currency, t.total])).toEqual(sums(rows));
+    }
+    expect(summary.companies?.map((c) => c.company_id)).toEqual(tree);
+    for (const company of tree) {
+      const rows = expected.filter((r) => r.company === company).map(({ row }) => row);
+      const line = summary.companies?.find((c) => c.company_id === company);
+      expect(line?.count).toBe(rows.length);
+      expect(line?.totals.map((t) => [t.currency, t.total])).toEqual(sums(rows));
+    }
+  });
+
+  it('names a currency code that does not exist rather than listing nothing', async () => {
+    const response = await h.call('/api/payments?currency=EUR,XQQ', { cookie });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'invalid_parameter',
+      detail: 'currency: XQQ is not a currency code',
+    });
+  });
+});
+
+describe("a search's figures", () => {
+  it('count exactly the rows the search lists', async () => {
+    const all = await groupRows();
+    const q = String(all[7]?.row.counterparty).slice(0, 4);
+    const text = await (
+      await h.call(`/api/payments/search?group=true&q=${encodeURIComponent(q)}`, { cookie, headers: group })
+    ).text();
+    const found = [...text.matchAll(/event: match\ndata: (.*)\n/g)].flatMap(
+      ([, data]) => JSON.parse(data as string).data as Payment[],
+    );
+    const response = await h.call(`/api/payments/summary?group=true&q=${encodeURIComponent(q)}`, {
+      cookie,
+      headers: group,
+    });
+    const summary = summarySchema.parse(await response.json());
+    expect(found.length).toBeGreaterThan(0);
+    expect(summary.count).toBe(found.length);
+    expect(summary.totals.map((t) => [t.currency, t.total])).toEqual(sums(found));
+  });
+});
