@@ -26,7 +26,7 @@ const amountBoundSchema = z
   .check(z.regex(/^-?\d{1,15}(\.\d{1,6})?$/, 'is an amount in major units such as 100 or 99.95'));
 
 /** How a sorted view is ordered: `created_at:desc` is the upstream's own order; any other is sorted by the BFF. */
-const SORTS = [
+export const SORTS = [
   'created_at:desc',
   'created_at:asc',
   'amount:desc',
@@ -36,6 +36,7 @@ const SORTS = [
   'status:asc',
   'status:desc',
 ] as const;
+export type Sort = (typeof SORTS)[number];
 
 export const dateTimeSchema = z
   .string()

@@ -1,6 +1,6 @@
 import { addDecimals, majorAmount, type Payment, summarySchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './testing/bff-harness.ts';
+import { createHarness, type Harness, signInOn } from './testing/bff-harness.ts';
 
 let h: Harness;
 let cookie: string;
@@ -128,5 +128,74 @@ describe("a search's figures", () => {
     expect(found.length).toBeGreaterThan(0);
     expect(summary.count).toBe(found.length);
     expect(summary.totals.map((t) => [t.currency, t.total])).toEqual(sums(found));
+  });
+});
+
+describe('a sorted view', () => {
+  it('walks the period once: scrolling it to its end asks the upstream nothing more', async () => {
+    const query = 'group=true&sort=amount:desc&date_from=2026-01-01T00:00:00';
+    const first = await h.call(`/api/payments?${query}&limit=25`, { cookie, headers: group });
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { data: Payment[]; next_cursor: string; total: number };
+    expect(page.data).toHaveLength(25);
+    const asked = h.recorded.length;
+    let cursor: string | null = page.next_cursor;
+    let rows = page.data.length;
+    while (cursor) {
+      const next = await h.call(`/api/payments?${query}&limit=25&cursor=${encodeURIComponent(cursor)}`, {
+        cookie,
+        headers: group,
+      });
+      const body = (await next.json()) as { data: Payment[]; next_cursor: string | null };
+      rows += body.data.length;
+      cursor = body.next_cursor;
+    }
+    expect(rows).toBe(page.total);
+    expect(h.recorded.length).toBe(asked);
+  });
+
+  it('streams its progress, then its first page', async () => {
+    const response = await h.call('/api/payments?sort=counterparty:asc&limit=10', {
+      cookie,
+      headers: { ...group, accept: 'text/event-stream' },
+    });
+    const text = await response.text();
+    const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n/g)].map(([, event, data]) => ({
+      event,
+      data: JSON.parse(data as string),
+    }));
+    const progress = events.filter((e) => e.event === 'progress');
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.map((e) => e.data.sorted)).toEqual(
+      progress.map((e) => e.data.sorted).toSorted((a, b) => a - b),
+    );
+    expect(events.at(-1)).toMatchObject({ event: 'page', data: { total: progress.at(-1)?.data.sorted } });
+    expect(events.at(-1)?.data.data).toHaveLength(10);
+  });
+
+  it('is refused above SORT_MAX_ROWS, saying how to narrow it, and a cursor of another order is refused', async () => {
+    const small = h.make({ settings: { SORT_MAX_ROWS: 100 } });
+    const signed = await signInOn(small.app);
+    const response = await small.app.request('/api/payments?sort=amount:asc', {
+      headers: { 'X-CSRF': '1', cookie: signed },
+    });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { code: string; detail: string };
+    expect(problem.code).toBe('sort_too_large');
+    expect(problem.detail).toContain('more than 100 payments');
+    expect(problem.detail).toContain('narrow it');
+    await small.close();
+
+    const page = (await (await h.call('/api/payments?sort=status:asc&limit=5', { cookie })).json()) as {
+      next_cursor: string;
+    };
+    const other = await h.call(
+      `/api/payments?sort=status:desc&limit=5&cursor=${encodeURIComponent(page.next_cursor)}`,
+      {
+        cookie,
+      },
+    );
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { code: string }).code).toBe('cursor_mismatch');
   });
 });

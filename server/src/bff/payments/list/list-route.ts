@@ -4,6 +4,7 @@ import type { Settings } from '../../../config/settings.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemResponse } from '../../problem-response.ts';
+import { isSortedCursor, type SortedList } from '../sort/sorted-list.ts';
 import { busyWalks } from '../summary/summary-route.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
@@ -43,6 +44,8 @@ export function listRoute(parts: {
   read: CompanyReader;
   checkpoints: Checkpoints;
   walks: WalkPlaces;
+  /** Pages of a view in another order than the upstream's. */
+  sorted: SortedList;
 }) {
   const { settings, cursors } = parts;
   const order = settings.PAYMENTS_LIST_ORDER;
@@ -66,10 +69,15 @@ export function listRoute(parts: {
   };
 
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
-    const { limit, cursor, ...query } = c.req.valid('query');
+    const { limit, cursor, sort, ...query } = c.req.valid('query');
     const chosen = viewOf(c, parts.scope, query, { amountUnit: settings.PAYMENTS_AMOUNT_UNIT });
     if (!chosen.ok) return chosen.response;
     const { view } = chosen;
+    // Any order but the upstream's own is a sorted view, walked and kept by the BFF.
+    const upstreamSort = order === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
+    if ((sort !== undefined && sort !== upstreamSort) || (cursor !== undefined && isSortedCursor(cursor)))
+      // Typed as nothing: the route's client type stays the page's (a sorted page has the same fields and `total`).
+      return (await parts.sorted(c, view, { sort: sort ?? upstreamSort, limit, cursor })) as never;
     const binding = { user: view.user.username, company: view.company, ...query };
     let places: MemberPlace[];
     if (cursor !== undefined) {
