@@ -79,6 +79,8 @@ test.beforeAll(async () => {
   bff = await startOwnStack({
     SANDBOX_PORT: String(await freePort()),
     SANDBOX_SEED_COUNT: String(SEED_COUNT),
+    // The oracle's (createSandbox's default) end: the data stops on 31 May 2026.
+    SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
     SANDBOX_LIVE_RATE: '0',
     SANDBOX_FAULTS: 'latency_ms=100,rate_limit_rps=40',
     UPSTREAM_MAX_RPS: '40',

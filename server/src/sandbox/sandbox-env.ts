@@ -32,6 +32,19 @@ function credentials(env: Env, idName: string, passwordName: string, fallback: C
   return { secretId, secretPassword };
 }
 
+/** A date (midnight UTC) or a date-time with its zone, or undefined when unset; else an Error naming `name`. */
+function instant(env: Env, name: string, example: string): Date | undefined {
+  const value = read(env, name);
+  if (value === undefined) return undefined;
+  // A date alone means midnight UTC; a date-time needs its zone, or it would depend on the machine's.
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2})(?:Z|[+-]\d{2}:\d{2}))?$/.exec(value);
+  const real = match !== null && isDateTime(`${match[1]}T${match[2] ?? '00:00:00'}`);
+  const date = new Date(real ? value : Number.NaN);
+  if (Number.isNaN(date.getTime()))
+    throw new Error(`${name} must be a date (${example}) or a date-time with zone (${example}T00:00:00Z)`);
+  return date;
+}
+
 /** Reads the `SANDBOX_*` variables; a bad value throws an Error that names the variable. */
 export function sandboxOptionsFromEnv(env: Env): SandboxOptions {
   const options: SandboxOptions = {};
@@ -57,19 +70,10 @@ export function sandboxOptionsFromEnv(env: Env): SandboxOptions {
     }
   }
 
-  const sunset = read(env, 'SANDBOX_SUNSET');
-  if (sunset !== undefined) {
-    // A date alone means midnight UTC; a date-time needs its zone, or it would depend on the machine's.
-    const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2})(?:Z|[+-]\d{2}:\d{2}))?$/.exec(sunset);
-    const real = match !== null && isDateTime(`${match[1]}T${match[2] ?? '00:00:00'}`);
-    const date = new Date(real ? sunset : Number.NaN);
-    if (Number.isNaN(date.getTime())) {
-      throw new Error(
-        'SANDBOX_SUNSET must be a date (2027-07-01) or a date-time with zone (2027-07-01T00:00:00Z)',
-      );
-    }
-    options.sunset = date;
-  }
+  const sunset = instant(env, 'SANDBOX_SUNSET', '2027-07-01');
+  if (sunset !== undefined) options.sunset = sunset;
+  // A first run shows the two years up to now, so every preset ("Last month" …) has payments; tests pin it.
+  options.seedEnd = instant(env, 'SANDBOX_SEED_END', '2026-06-01') ?? new Date(Date.now());
 
   const cursorSecret = read(env, 'SANDBOX_CURSOR_SECRET');
   if (cursorSecret !== undefined) options.cursorSecret = cursorSecret;
