@@ -199,3 +199,33 @@ describe('a sorted view', () => {
     expect(((await other.json()) as { code: string }).code).toBe('cursor_mismatch');
   });
 });
+
+describe('search results', () => {
+  const matchesOf = async (query: string) => {
+    const text = await (await h.call(`/api/payments/search?${query}`, { cookie, headers: group })).text();
+    return [...text.matchAll(/event: match\ndata: (.*)\n/g)].flatMap(([, data]) => {
+      const event = JSON.parse(data as string) as { data: Payment[]; company_ids: string[] };
+      return event.data.map((row, i) => ({ row, company: event.company_ids[i] as string }));
+    });
+  };
+
+  it("come in the list's order across a group's companies, not in the order the companies answer", async () => {
+    const found = await matchesOf('group=true&q=INV-');
+    expect(found.length).toBeGreaterThan(100);
+    const listed = await listAll('group=true');
+    const rank = new Map(listed.map((key, i) => [key, i]));
+    const ranks = found.map(({ row, company }) => rank.get(`${company} ${String(row.id)}`) as number);
+    expect(ranks).toEqual(ranks.toSorted((a, b) => a - b));
+  });
+
+  it('come in the chosen sort: amounts within a currency, largest first', async () => {
+    const found = await matchesOf('group=true&q=INV-&sort=amount:desc');
+    expect(found.length).toBeGreaterThan(100);
+    const currencies = found.map(({ row }) => String(row.currency));
+    expect(currencies).toEqual(currencies.toSorted());
+    for (let i = 1; i < found.length; i++) {
+      const [a, b] = [found[i - 1]?.row, found[i]?.row] as [Payment, Payment];
+      if (a.currency === b.currency) expect(Number(major(a))).toBeGreaterThanOrEqual(Number(major(b)));
+    }
+  });
+});
