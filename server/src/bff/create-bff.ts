@@ -112,7 +112,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
         })
       : undefined;
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
-  const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
+
   const sortedViews = createSortedViews({
     maxRows: settings.SORT_MAX_ROWS,
     read,
@@ -129,6 +129,18 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     maxRows: settings.SORT_MAX_ROWS,
     walksPerUser: settings.WALKS_PER_USER,
   });
+  const exportParts = {
+    settings,
+    scope,
+    read,
+    checkpoints,
+    exports,
+    walks,
+    companyNames,
+    logger,
+    now,
+    sorted: sortedViews,
+  };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state);
   const web = webAssets(settings.WEB_DIST_DIR);
   const isPublic = (method: string, path: string) => method === SIGN_IN.method && path === SIGN_IN.path;

@@ -1,4 +1,4 @@
-import { problemSchema } from '@payments/shared';
+import { problemSchema, summarySchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import { createHarness, type Harness } from '../../testing/bff-harness.ts';
@@ -121,4 +121,54 @@ describe('GET /api/payments/export.xlsx', () => {
       await failing.close();
     }
   }, 30_000);
+});
+
+describe('the XLSX figures sheet', () => {
+  it("holds the screen's figures of the same view: per currency, per status, per company, and its as-of time", async () => {
+    const headers = { 'X-Company-Id': 'acme-eu' };
+    const query = 'group=true&date_from=2026-03-01T00:00:00&date_to=2026-05-31T23:59:59';
+    const summary = summarySchema.parse(
+      await (await h.call(`/api/payments/summary?${query}`, { cookie, headers })).json(),
+    );
+    const response = await h.call(`/api/payments/export.xlsx?${query}`, { cookie, headers });
+    const book = await readWorkbook(new Uint8Array(await response.arrayBuffer()));
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['payments', 'figures']);
+    const figures = book.getWorksheet('figures');
+    const lines: string[] = [];
+    figures?.eachRow((row) => {
+      lines.push(
+        ((row.values as unknown[]).slice(1) as unknown[])
+          .map((v) => (v instanceof Object ? JSON.stringify(v) : String(v ?? '')))
+          .join('|'),
+      );
+    });
+    expect(lines[0]).toBe('Company|Status|Currency|Payments|Total');
+    const names = new Map(h.companies.map((c) => [c.id, c.name]));
+    const expected = [
+      ...summary.totals.map((t) => `All companies|All|${t.currency}|${t.count}|${Number(t.total)}`),
+      ...(summary.by_status_totals ?? []).flatMap((s) =>
+        s.totals.map((t) => `All companies|${s.status}|${t.currency}|${t.count}|${Number(t.total)}`),
+      ),
+      ...(summary.companies ?? []).flatMap((c) => [
+        ...c.totals.map((t) => `${names.get(c.company_id)}|All|${t.currency}|${t.count}|${Number(t.total)}`),
+        ...c.by_status_totals.flatMap((s) =>
+          s.totals.map(
+            (t) => `${names.get(c.company_id)}|${s.status}|${t.currency}|${t.count}|${Number(t.total)}`,
+          ),
+        ),
+      ]),
+    ];
+    expect(lines.slice(1, expected.length + 1)).toEqual(expected);
+    expect(lines.at(-1)).toMatch(/^As of\|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  it('a sorted file holds the rows in the sorted order', async () => {
+    const response = await h.call('/api/payments/export.csv?sort=amount:asc&currency=EUR&columns=amount', {
+      cookie,
+    });
+    const rows = csvRows(await response.text()).slice(1);
+    const amounts = rows.map((row) => Number(row[1]));
+    expect(amounts.length).toBeGreaterThan(100);
+    expect(amounts).toEqual(amounts.toSorted((a, b) => a - b));
+  });
 });
