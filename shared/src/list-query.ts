@@ -136,8 +136,9 @@ export const findQuerySchema = z.strictObject({
 
 /**
  * `GET /api/payments/export.csv` and `export.xlsx`: the filters, and the columns the user sees (comma-separated
- * column ids, in order; absent: every column). The server adds `currency` and `amount_raw` to `amount`, and
- * `created_at_utc` to `created_at`. `tz`: the zone `created_at` is written in (the user's display zone; default the
+ * column ids, in the table's order; absent: every column, the technical ones too: `created_at_utc`,
+ * `amount_raw`, …): the file holds exactly those, headed by the table's labels. `sort`: the rows in that order.
+ * `tz`: the zone `created_at` is written in (the user's display zone; default the
  * company's), which the file's header names.
  */
 export const exportQuerySchema = z

@@ -177,8 +177,10 @@ test("a group's export holds every payment of its companies in the range, newest
     string
   >[];
   const key = (row: { company_id?: string; id?: string }) => `${row.company_id} ${row.id}`;
-  expect(records.map(key).sort()).toEqual(expected.map(key).sort());
-  expect(new Set(records.map(key)).size).toBe(records.length);
-  const times = records.map((record) => record.created_at_utc ?? '');
+  // The file's header is the table's labels.
+  const fileKey = (record: Record<string, string>) => `${record['Company ID']} ${record['Payment ID']}`;
+  expect(records.map(fileKey).sort()).toEqual(expected.map(key).sort());
+  expect(new Set(records.map(fileKey)).size).toBe(records.length);
+  const times = records.map((record) => record['Created, UTC (ISO 8601)'] ?? '');
   expect(times).toEqual([...times].sort().reverse());
 });
