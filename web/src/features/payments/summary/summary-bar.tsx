@@ -4,7 +4,7 @@ import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.t
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
-import { type ListView, rangeInverted } from '../view/list-view.ts';
+import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
 import { DailyChart } from './daily-chart.tsx';
 import { settledLabel, timeOfDay } from './figures-provenance.ts';
 import { useSummary } from './get-summary.ts';
@@ -18,6 +18,8 @@ interface Props {
   settledStatuses: readonly string[] | undefined;
   /** Applies a status filter, or removes it (null). */
   onStatus: (status: string | null) => void;
+  /** Company names by id, for a group's lines per company; an id stands for a company not named. */
+  companyNames?: ReadonlyMap<string, string>;
 }
 
 function payments(count: number): string {
@@ -29,7 +31,7 @@ function payments(count: number): string {
  * currency (of every status, and of the settled ones apart), how many per status (each a way to filter by it),
  * and per day. Counted again, the figures on screen stay until the new ones arrive. Loaded after the first rows.
  */
-export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }: Props) {
+export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, companyNames }: Props) {
   const query = useSummary(view);
   const { zone } = useDisplayZone(timeZone);
   const summary = query.data?.summary ?? null;
@@ -120,6 +122,17 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }
               testId="summary-settled"
             />
           )}
+          {/* every status's money apart, when the view holds more than one */}
+          {(summary.by_status_totals?.length ?? 0) > 1 &&
+            summary.by_status_totals?.map(({ status, totals }) => (
+              <Totals
+                key={status ?? ''}
+                label={status ?? 'no status'}
+                name={`Totals per currency, ${status ?? 'no status'}`}
+                totals={totals}
+                testId={`summary-status-totals-${status ?? ''}`}
+              />
+            ))}
           {summary.uninterpreted > 0 && (
             <p className="hint" data-testid="summary-uninterpreted">
               {payments(summary.uninterpreted)} with an amount that cannot be read as money: not in the
@@ -127,9 +140,63 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }
             </p>
           )}
         </div>
+        {view.group && summary.companies && (
+          <CompanyFigures view={view} companies={summary.companies} names={companyNames} />
+        )}
       </div>
       <DailyChart summary={summary} dateFrom={view.dateFrom} dateTo={view.dateTo} timeZone={timeZone} />
     </section>
+  );
+}
+
+/**
+ * A group's figures per company, counted in the same walk as the group's: each company's payments and totals per
+ * currency (they add up to the group's), its name a link to its own view with the same filters.
+ */
+function CompanyFigures({
+  view,
+  companies,
+  names,
+}: {
+  view: ListView;
+  companies: NonNullable<Summary['companies']>;
+  names: ReadonlyMap<string, string> | undefined;
+}) {
+  return (
+    <table className="summary__companies" aria-label="Figures per company" data-testid="summary-companies">
+      <thead>
+        <tr>
+          <th scope="col">Company</th>
+          <th scope="col">Payments</th>
+          <th scope="col">Totals</th>
+        </tr>
+      </thead>
+      <tbody>
+        {companies.map((company) => (
+          <tr key={company.company_id} data-company-id={company.company_id}>
+            <th scope="row">
+              <a href={listViewQuery({ ...view, company: company.company_id, group: false }) || '?'}>
+                {names?.get(company.company_id) ?? company.company_id}
+              </a>
+            </th>
+            <td className="summary__amount">{formatCount(company.count)}</td>
+            <td>
+              <ul
+                className="summary__totals"
+                aria-label={`Totals per currency, ${names?.get(company.company_id) ?? company.company_id}`}
+              >
+                {company.totals.length === 0 && <li className="hint">none</li>}
+                {company.totals.map(({ currency, total }) => (
+                  <li key={currency} className="summary__amount" data-currency={currency} data-total={total}>
+                    {shownAmount(total, currency, 'major').text}
+                  </li>
+                ))}
+              </ul>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
