@@ -288,6 +288,8 @@ describe("SummaryBar's money per status and per company", () => {
     );
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', breakdown);
+    expect(screen.queryByTestId('summary-breakdown')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Per status and company' }));
     const failed = screen.getByTestId('summary-status-totals-FAILED');
     expect(failed.textContent).toContain('FAILED:');
     expect(failed.textContent).toContain('9,000');

@@ -1,4 +1,5 @@
 import type { Summary } from '@payments/shared';
+import { useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.ts';
 import { formatCount } from '../fields/number-text.ts';
@@ -33,6 +34,8 @@ function payments(count: number): string {
  */
 export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, companyNames }: Props) {
   const query = useSummary(view);
+  // The money per status and per company: asked for, so the figures keep their height when they arrive.
+  const [breakdown, setBreakdown] = useState(false);
   const { zone } = useDisplayZone(timeZone);
   const summary = query.data?.summary ?? null;
   const failure = query.isError && (
@@ -122,9 +125,30 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, 
               testId="summary-settled"
             />
           )}
-          {/* every status's money apart, when the view holds more than one */}
-          {(summary.by_status_totals?.length ?? 0) > 1 &&
-            summary.by_status_totals?.map(({ status, totals }) => (
+          {summary.uninterpreted > 0 && (
+            <p className="hint" data-testid="summary-uninterpreted">
+              {payments(summary.uninterpreted)} with an amount that cannot be read as money: not in the
+              totals.
+            </p>
+          )}
+        </div>
+      </div>
+      <DailyChart summary={summary} dateFrom={view.dateFrom} dateTo={view.dateTo} timeZone={timeZone} />
+      {/* a line as tall as the placeholder's, under the figures and the chart: the rows below stay where they
+          were drawn; what it opens is asked for */}
+      <div className="summary__breakdown-line">
+        <button
+          type="button"
+          className="button summary__breakdown-toggle"
+          aria-expanded={breakdown}
+          onClick={() => setBreakdown(!breakdown)}
+        >
+          {view.group ? 'Per status and company' : 'Per status'}
+        </button>
+        {breakdown && (
+          <div className="summary__breakdown" data-testid="summary-breakdown">
+            {/* every status's money apart */}
+            {summary.by_status_totals?.map(({ status, totals }) => (
               <Totals
                 key={status ?? ''}
                 label={status ?? 'no status'}
@@ -133,18 +157,12 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, 
                 testId={`summary-status-totals-${status ?? ''}`}
               />
             ))}
-          {summary.uninterpreted > 0 && (
-            <p className="hint" data-testid="summary-uninterpreted">
-              {payments(summary.uninterpreted)} with an amount that cannot be read as money: not in the
-              totals.
-            </p>
-          )}
-        </div>
-        {view.group && summary.companies && (
-          <CompanyFigures view={view} companies={summary.companies} names={companyNames} />
+            {view.group && summary.companies && (
+              <CompanyFigures view={view} companies={summary.companies} names={companyNames} />
+            )}
+          </div>
         )}
       </div>
-      <DailyChart summary={summary} dateFrom={view.dateFrom} dateTo={view.dateTo} timeZone={timeZone} />
     </section>
   );
 }
