@@ -47,6 +47,7 @@ export type Session = z.infer<typeof sessionSchema>;
 
 const count = z.number().check(z.refine((n) => Number.isInteger(n) && n >= 0));
 const money = z.object({ currency: z.string(), count, total: z.string() });
+const statusFigures = z.object({ status: z.nullable(z.string()), count, totals: z.array(money) });
 
 /**
  * `GET /api/payments/summary`: the list's filters answered as figures. Totals are exact decimal strings in major
@@ -65,5 +66,19 @@ export const summarySchema = z.object({
   undated: count,
   /** When the count began (ISO 8601): the figures hold the payments listed then. */
   as_of: z.optional(z.string()),
+  /** Count and totals per currency of each status, in the order of `by_status`. */
+  by_status_totals: z.optional(z.array(statusFigures)),
+  /** A group's figures per company, counted in the same walk; absent for one company. */
+  companies: z.optional(
+    z.array(
+      z.object({
+        company_id: z.string(),
+        count,
+        totals: z.array(money),
+        by_status_totals: z.array(statusFigures),
+        uninterpreted: count,
+      }),
+    ),
+  ),
 });
 export type Summary = z.infer<typeof summarySchema>;

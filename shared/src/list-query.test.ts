@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isDateTime, LIMIT_DEFAULT, listQuerySchema } from './index.ts';
+import {
+  exportQuerySchema,
+  isDateTime,
+  LIMIT_DEFAULT,
+  listQuerySchema,
+  summaryQuerySchema,
+} from './index.ts';
 
 describe('isDateTime', () => {
   it.each([
@@ -64,4 +70,43 @@ describe('listQuerySchema', () => {
       expect(listQuerySchema.safeParse({ status }).success).toBe(false);
     },
   );
+});
+
+describe('the view filters of issue 36', () => {
+  it('takes several statuses separated by commas, as the currency filter does', () => {
+    expect(listQuerySchema.parse({ status: 'AWAITING,FAILED' }).status).toBe('AWAITING,FAILED');
+    expect(listQuerySchema.safeParse({ status: 'AWAITING,' }).success).toBe(false);
+    expect(listQuerySchema.safeParse({ status: 'AWAITING FAILED' }).success).toBe(false);
+  });
+
+  it('names a currency code no one uses rather than listing nothing', () => {
+    const parsed = listQuerySchema.safeParse({ currency: 'EUR,XQQ' });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain('XQQ is not a currency code');
+    expect(listQuerySchema.safeParse({ currency: 'EUR,USD' }).success).toBe(true);
+  });
+
+  it('takes an amount range in major units and refuses one whose maximum is below its minimum', () => {
+    expect(listQuerySchema.parse({ amount_min: '10', amount_max: '99.95' })).toMatchObject({
+      amount_min: '10',
+      amount_max: '99.95',
+    });
+    const reversed = listQuerySchema.safeParse({ amount_min: '100', amount_max: '99.95' });
+    expect(reversed.success).toBe(false);
+    expect(reversed.error?.issues[0]?.path).toEqual(['amount_max']);
+    expect(listQuerySchema.safeParse({ amount_min: '1e3' }).success).toBe(false);
+  });
+
+  it('takes the agreed sorts and no other', () => {
+    expect(listQuerySchema.parse({ sort: 'amount:desc' }).sort).toBe('amount:desc');
+    expect(listQuerySchema.safeParse({ sort: 'amount' }).success).toBe(false);
+    expect(exportQuerySchema.parse({ sort: 'counterparty:asc' }).sort).toBe('counterparty:asc');
+  });
+
+  it('counts a search in the summary', () => {
+    expect(summaryQuerySchema.parse({ q: 'acme', status: 'FAILED' })).toEqual({
+      q: 'acme',
+      status: 'FAILED',
+    });
+  });
 });

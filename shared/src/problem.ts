@@ -26,6 +26,7 @@ const TITLES: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   busy: 'Busy',
   range_too_wide: 'Date range too wide',
+  sort_too_large: 'Too many payments to sort',
   summary_superseded: 'A newer count replaced this one',
   search_superseded: 'A newer search replaced this one',
   gone: 'Gone',

@@ -100,6 +100,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'busy',
   'range_too_wide',
+  'sort_too_large',
   'summary_superseded',
   'search_superseded',
   'gone',

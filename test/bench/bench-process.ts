@@ -116,7 +116,8 @@ export async function spawnSandbox(
   const main = fileURLToPath(new URL('../../server/src/sandbox/main.ts', import.meta.url));
   const started = await spawnUntil(
     { main, args: [], name: 'sandbox' },
-    env,
+    // Fixed data (the two years before 1 June 2026) unless a bench says otherwise.
+    { SANDBOX_SEED_END: '2026-06-01T00:00:00Z', ...env },
     logFile,
     /Sandbox Payments API v1 at (http:\/\/\S+)\/v1/,
     onSpawn,

@@ -62,6 +62,8 @@ async function startBff(logFile: string): Promise<Bff> {
       PORT: String(port),
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_SEED_COUNT: String(SEED_COUNT),
+      // Fixed data: the two years before 1 June 2026, whatever the day the run is.
+      SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
       APP_SECRET: randomBytes(32).toString('base64url'),
       DEMO_PASSWORD,
       LOG_FORMAT: 'json',

@@ -693,6 +693,7 @@ async function run(): Promise<BenchFigure[]> {
       {
         SANDBOX_PORT: String(await freePort()),
         SANDBOX_SEED_COUNT: String(SEED_COUNT),
+        SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
         SANDBOX_FAULTS: FAULTS,
       },
       join(dir, 'sandbox.log'),

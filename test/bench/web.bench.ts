@@ -56,6 +56,8 @@ async function startStack(): Promise<ChildProcess> {
       HOST: '127.0.0.1',
       SANDBOX_PORT: String(await freePort()),
       SANDBOX_SEED_COUNT: String(SEED_COUNT),
+      // Fixed data: the two years before 1 June 2026, whatever the day the run is.
+      SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
       SANDBOX_LIVE_RATE: '0',
       APP_SECRET: 'bench-fixed-app-secret-0123456789abcdef01234567',
       DEMO_PASSWORD: password,

@@ -51,7 +51,7 @@ test('the export downloads the CSV of the current view, row for row', async ({ p
   expect(text.startsWith('\uFEFF')).toBe(true); // the byte order mark Excel needs to read UTF-8
   const records = csvRecords(text.slice(1));
   const header = records[0] ?? [];
-  const idColumn = header.indexOf('id');
+  const idColumn = header.indexOf('Payment ID');
   expect(idColumn).toBeGreaterThanOrEqual(0);
   expect(records.slice(1).map((r) => r[idColumn])).toEqual(view);
   await expect(page.getByTestId('export-status')).toHaveText(
@@ -98,12 +98,13 @@ test("an export of a group's date range holds the list's payments, in the list's
   expect(file.suggestedFilename()).toMatch(/^payments_acme-eu_group_.*\.csv$/);
   const records = csvRecords((await readFile(await file.path(), 'utf8')).slice(1));
   const header = records[0] ?? [];
-  const ids = records.slice(1).map((r) => r[header.indexOf('id')]);
+  // Headed by the table's labels.
+  const ids = records.slice(1).map((r) => r[header.indexOf('Payment ID')]);
   expect(ids).toEqual(list);
-  const created = records.slice(1).map((r) => r[header.indexOf('created_at_utc')] ?? '');
+  const created = records.slice(1).map((r) => r[header.indexOf('Created (UTC)')] ?? '');
   for (const at of created)
     expect(at >= '2026-05-20T00:00:00' && at <= '2026-05-26T23:59:59.999Z').toBe(true);
-  expect(new Set(records.slice(1).map((r) => r[header.indexOf('company_id')])).size).toBeGreaterThan(1);
+  expect(new Set(records.slice(1).map((r) => r[header.indexOf('Company')])).size).toBeGreaterThan(1);
   await expect(page.getByTestId('export-status')).toHaveText(
     `Saved ${file.suggestedFilename()}: ${list.length} rows.`,
   );

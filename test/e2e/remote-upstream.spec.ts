@@ -79,6 +79,8 @@ test.beforeAll(async () => {
   bff = await startOwnStack({
     SANDBOX_PORT: String(await freePort()),
     SANDBOX_SEED_COUNT: String(SEED_COUNT),
+    // The oracle's (createSandbox's default) end: the data stops on 31 May 2026.
+    SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
     SANDBOX_LIVE_RATE: '0',
     SANDBOX_FAULTS: 'latency_ms=100,rate_limit_rps=40',
     UPSTREAM_MAX_RPS: '40',
@@ -175,8 +177,10 @@ test("a group's export holds every payment of its companies in the range, newest
     string
   >[];
   const key = (row: { company_id?: string; id?: string }) => `${row.company_id} ${row.id}`;
-  expect(records.map(key).sort()).toEqual(expected.map(key).sort());
-  expect(new Set(records.map(key)).size).toBe(records.length);
-  const times = records.map((record) => record.created_at_utc ?? '');
+  // The file's header is the table's labels.
+  const fileKey = (record: Record<string, string>) => `${record['Company ID']} ${record['Payment ID']}`;
+  expect(records.map(fileKey).sort()).toEqual(expected.map(key).sort());
+  expect(new Set(records.map(fileKey)).size).toBe(records.length);
+  const times = records.map((record) => record['Created, UTC (ISO 8601)'] ?? '');
   expect(times).toEqual([...times].sort().reverse());
 });

@@ -22,6 +22,8 @@ export function stackEnv(overrides: Record<string, string> = {}): Record<string,
     HOST: '127.0.0.1',
     SANDBOX_PORT: String(stack.sandboxPort),
     SANDBOX_SEED_COUNT: String(stack.seedCount),
+    // The specs' data ends on 31 May 2026, as their in-process oracles' (createSandbox's default) does.
+    SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
     APP_SECRET: stack.appSecret,
     DEMO_PASSWORD: stack.password,
     PAYMENTS_TIME_ZONE: 'UTC',

@@ -49,8 +49,9 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
   const header = (sheet.getRow(1).values as unknown[]).slice(1);
   // created_at is written in the zone the export was asked in, and its header names it: the stack's is UTC, so its
   // Date cells read as the UTC times compared below
-  const CREATED = 'created_at (UTC)';
-  for (const column of ['id', 'company_id', 'company_name', CREATED, 'amount', 'currency', 'description'])
+  const CREATED = 'Created (UTC)';
+  // The table's labels head the columns.
+  for (const column of ['Payment ID', 'Company ID', 'Company', CREATED, 'Amount', 'Currency', 'Description'])
     expect(header).toContain(column);
   const at = (name: string) => header.indexOf(name) + 1;
   const rows = [];
@@ -62,22 +63,22 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
   const descriptions = new Set<unknown>();
   for (const row of rows) {
     const cell = (name: string) => row.getCell(at(name)).value;
-    expect(typeof cell('id')).toBe('string');
+    expect(typeof cell('Payment ID')).toBe('string');
     expect(cell(CREATED)).toBeInstanceOf(Date);
     const created = (cell(CREATED) as Date).toISOString();
     expect(created >= `${from}T00:00:00` && created <= `${to}T23:59:59.999Z`).toBe(true);
-    expect(cell('company_name')).toBe(names.get(cell('company_id') as string));
-    const amount = cell('amount');
+    expect(cell('Company')).toBe(names.get(cell('Company ID') as string));
+    const amount = cell('Amount');
     expect(typeof amount).toBe('number');
-    const currency = cell('currency') as string;
+    const currency = cell('Currency') as string;
     sums.set(currency, (sums.get(currency) ?? 0n) + scaled(String(amount), 3));
-    descriptions.add(cell('description'));
+    descriptions.add(cell('Description'));
   }
   // texts a spreadsheet would take for a formula are read back as the very text, no formula, no apostrophe
   expect(descriptions).toContain(FORMULA);
   expect(descriptions).toContain(DISCOUNT);
   for (const row of rows) {
-    const value = row.getCell(at('description')).value;
+    const value = row.getCell(at('Description')).value;
     expect(typeof value === 'string' || value === null).toBe(true);
   }
   expect([...descriptions].some((text) => typeof text === 'string' && text.startsWith("'"))).toBe(false);
@@ -89,5 +90,18 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
   expect(figures.count).toBe(rows.length);
   expect(Object.fromEntries(sums)).toEqual(
     Object.fromEntries(figures.totals.map(({ currency, total }) => [currency, scaled(total, 3)])),
+  );
+  // The second sheet holds the same figures: all companies' totals per currency first.
+  const sheetOfFigures = workbook.getWorksheet('figures');
+  if (!sheetOfFigures) throw new Error('the workbook has no figures sheet');
+  const all = figures.totals.map((_, i) => (sheetOfFigures.getRow(i + 2).values as unknown[]).slice(1));
+  expect(all).toEqual(
+    figures.totals.map(({ currency, total }) => [
+      'All companies',
+      'All',
+      currency,
+      expect.any(Number),
+      Number(total),
+    ]),
   );
 });

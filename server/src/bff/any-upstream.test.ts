@@ -220,9 +220,9 @@ describe('any upstream the spec allows', () => {
             const csv = await get(`/api/payments/export.csv?${queryOf(choice)}`, company);
             expect(csv.status).toBe(200);
             const [header = [], ...rows] = parseCsv(await csv.text(), { bom: true }) as string[][];
-            expect(header.at(-1)).toBe('other_fields');
-            const idAt = header.indexOf('id');
-            const companyAt = header.indexOf('company_id');
+            expect(header.at(-1)).toBe('Other fields');
+            const idAt = header.indexOf('Payment ID');
+            const companyAt = header.indexOf('Company ID');
             // A group's file names each row's company; ids are written exactly (a number's digits).
             expect(rows.map((row) => [row[companyAt], row[idAt]])).toEqual(
               expected.map((r) => [choice.group ? r.company : '', idInFile(r.row.record.id)]),

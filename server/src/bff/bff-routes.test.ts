@@ -594,7 +594,7 @@ describe('group view', () => {
     const csv = await h.call(`/api/payments/export.csv?group=true&date_to=${cut}`, { cookie, headers });
     expect(csv.headers.get('content-disposition')).toMatch(/payments_acme-us_group_/);
     const [header, ...rows] = parseCsv(await csv.text());
-    expect(header?.slice(0, 3)).toEqual(['id', 'company_id', 'company_name']);
+    expect(header?.slice(0, 3)).toEqual(['Payment ID', 'Company ID', 'Company']);
     const names = new Map(h.companies.map((company) => [company.id, company.name]));
     expect(rows.map((row) => row.slice(0, 3))).toEqual(
       inRange.map((p) => [p.id, p.company_id, names.get(p.company_id as string)]),
@@ -633,19 +633,19 @@ describe('GET /api/payments/export.csv', () => {
     const rows = parseCsv(await response.text());
     const [header, ...body] = rows;
     expect(header).toEqual([
-      'id',
-      'company_id',
-      'created_at (UTC)',
-      'created_at_utc',
-      'status',
-      'amount',
-      'currency',
-      'amount_raw',
-      'description',
-      'counterparty',
-      'reference',
+      'Payment ID',
+      'Company ID',
+      'Created (UTC)',
+      'Created, UTC (ISO 8601)',
+      'Status',
+      'Amount',
+      'Currency',
+      'Amount as sent',
+      'Description',
+      'Counterparty',
+      'Reference',
       // Always there with all columns: a field first met on a later page keeps its value in it.
-      'other_fields',
+      'Other fields',
     ]);
     const direct = await walkSandbox('acme', { status: 'COMPLETED' });
     expect(direct.length).toBeGreaterThan(100);
@@ -673,25 +673,17 @@ describe('GET /api/payments/export.csv', () => {
     await fresh.close();
   });
 
-  it('writes the columns the user sees, in their order, with their companions', async () => {
+  it('writes exactly the columns the user sees, in their order, headed by their labels', async () => {
     const response = await h.call(
-      '/api/payments/export.csv?status=FAILED&columns=created_at,amount,counterparty',
+      '/api/payments/export.csv?status=FAILED&columns=id,created_at,amount,currency,counterparty',
       {
         cookie,
         headers: { 'X-Company-Id': 'acme-eu' },
       },
     );
     const [header, first] = parseCsv(await response.text());
-    expect(header).toEqual([
-      'id',
-      'created_at (UTC)',
-      'created_at_utc',
-      'amount',
-      'currency',
-      'amount_raw',
-      'counterparty',
-    ]);
-    expect(first).toHaveLength(7);
+    expect(header).toEqual(['Payment ID', 'Created (UTC)', 'Amount', 'Currency', 'Counterparty']);
+    expect(first).toHaveLength(5);
     const refused = await h.call('/api/payments/export.csv?columns=a,,b', { cookie });
     expect(refused.status).toBe(400);
   });
@@ -725,15 +717,15 @@ describe('GET /api/payments/export.csv', () => {
   });
 
   it('writes created_at in the zone the user shows times in (tz), names it in the header, and refuses an unknown zone', async () => {
-    const response = await h.call(
-      '/api/payments/export.csv?status=FAILED&columns=created_at&tz=America/New_York',
-      { cookie, headers: { 'X-Company-Id': 'acme-eu' } },
-    );
+    const response = await h.call('/api/payments/export.csv?status=FAILED&tz=America/New_York', {
+      cookie,
+      headers: { 'X-Company-Id': 'acme-eu' },
+    });
     expect(response.status).toBe(200);
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual(['id', 'created_at (America/New_York)', 'created_at_utc']);
+    expect(header?.slice(2, 4)).toEqual(['Created (America/New_York)', 'Created, UTC (ISO 8601)']);
     expect(rows.length).toBeGreaterThan(0);
-    for (const [, local = '', utc = ''] of rows) {
+    for (const [, , local = '', utc = ''] of rows) {
       // The same instant, written as New York's wall time with its offset (-05:00 or -04:00 in summer).
       expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[45]:00$/);
       expect(Date.parse(local)).toBe(Date.parse(utc));

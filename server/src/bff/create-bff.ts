@@ -35,6 +35,8 @@ import { createExportGate } from './payments/export/export-gate.ts';
 import { exportRoute } from './payments/export/export-route.ts';
 import { listRoute } from './payments/list/list-route.ts';
 import { searchRoutes } from './payments/search/search-route.ts';
+import { sortedList } from './payments/sort/sorted-list.ts';
+import { createSortedViews } from './payments/sort/sorted-views.ts';
 import { createDayFigures } from './payments/summary/day-figures.ts';
 import { summaryRoute } from './payments/summary/summary-route.ts';
 import { createSummaryRuns } from './payments/summary/summary-runs.ts';
@@ -132,7 +134,35 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
   });
   const companyNames = new Map(companies.map((company) => [company.id, company.name]));
-  const exportParts = { settings, scope, read, checkpoints, exports, walks, companyNames, logger, now };
+
+  const sortedViews = createSortedViews({
+    maxRows: settings.SORT_MAX_ROWS,
+    read,
+    checkpoints,
+    order: settings.PAYMENTS_LIST_ORDER,
+    timeZone: settings.PAYMENTS_TIME_ZONE,
+    amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    now,
+  });
+  const sorted = sortedList({
+    views: sortedViews,
+    walks,
+    runs,
+    maxRows: settings.SORT_MAX_ROWS,
+    walksPerUser: settings.WALKS_PER_USER,
+  });
+  const exportParts = {
+    settings,
+    scope,
+    read,
+    checkpoints,
+    exports,
+    walks,
+    companyNames,
+    logger,
+    now,
+    sorted: sortedViews,
+  };
   const cursors = createListCursors(deriveKey(settings.APP_SECRET, 'cursor'), state, {
     perSession: settings.CURSOR_HANDLES_PER_USER,
     maxBytes: settings.CURSOR_HANDLES_MAX_BYTES,
@@ -163,7 +193,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
       }),
     )
     .route('/config', appConfigRoute({ settings, scope }))
-    .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks }))
+    .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks, sorted }))
     .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, days, now }))
     .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
     .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))

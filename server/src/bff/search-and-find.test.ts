@@ -163,11 +163,11 @@ describe('currency', () => {
         columns: true,
       },
     ) as Record<string, string>[];
-    expect(csv.map((row) => row.id)).toEqual(rows.map((r) => String(r.id)));
+    expect(csv.map((row) => row['Payment ID'])).toEqual(rows.map((r) => String(r.id)));
     const euro = summary.totals.find((t) => t.currency === 'EUR');
     const sum = csv
-      .filter((row) => row.currency === 'EUR')
-      .reduce((total, row) => total + BigInt((row.amount as string).replace('.', '')), 0n);
+      .filter((row) => row.Currency === 'EUR')
+      .reduce((total, row) => total + BigInt((row.Amount as string).replace('.', '')), 0n);
     expect(euro?.total.replace('.', '')).toBe(String(sum));
   });
 

@@ -174,6 +174,8 @@ const settingsSchema = (rules: ConfigRules, invocation: string) => {
       SUMMARY_MAX_ROWS: whole('a whole number of rows from 1 to 100000000', 1, 100_000_000).default(
         1_000_000,
       ),
+      /** Rows a sorted view may hold: the BFF keeps them all to sort them (see sorted-views.ts). */
+      SORT_MAX_ROWS: whole('a whole number of rows from 1 to 10000000', 1, 10_000_000).default(200_000),
       FRESHNESS_POLL_SECONDS: whole('a whole number of seconds from 1 to 3600', 1, 3_600).default(60),
       EXPORT_MAX_PER_USER: whole('a whole number of downloads from 1 to 100', 1, 100).default(2),
       EXPORT_MAX_TOTAL: whole('a whole number of downloads from 1 to 10000', 1, 10_000).default(16),

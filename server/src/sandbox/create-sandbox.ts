@@ -18,6 +18,11 @@ export interface SandboxOptions {
   /** New payments per second while running; default 0 (off). */
   liveRate?: number;
   faults?: SandboxFaults;
+  /**
+   * The seeded payments lie in the two years before it. Default 2026-06-01T00:00:00Z, the tests' fixed data;
+   * `pnpm sandbox` and the embedded sandbox take SANDBOX_SEED_END, default the moment they start.
+   */
+  seedEnd?: Date;
   /** When `page_number`/`page_size` stop working; default 2027-07-01T00:00:00Z. */
   sunset?: Date;
   /** Clock for the sunset, for live payments and, when given, for the rate limit (else a monotonic one). */
@@ -60,6 +65,11 @@ function seedWeights(tenants: readonly SandboxTenant[], given: Readonly<Record<s
   return weights;
 }
 
+function seedEndSeconds(end: Date): number {
+  if (Number.isNaN(end.getTime())) throw new Error('seedEnd must be a valid date');
+  return Math.floor(end.getTime() / 1000);
+}
+
 /** Builds the sandbox Payments API v1 in memory: seeded data, its Hono app, and the live-payment timer. */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const seedCount = options.seedCount ?? DEFAULT_SEED_COUNT;
@@ -85,6 +95,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     weights: seedWeights(tenants, options.seedWeights ?? DEFAULT_SEED_WEIGHTS),
     seedCount,
     seed,
+    ...(options.seedEnd ? { seedEndSeconds: seedEndSeconds(options.seedEnd) } : {}),
   });
 
   const api = new Hono<SandboxEnv>();

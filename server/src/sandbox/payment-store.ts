@@ -56,6 +56,8 @@ export interface PaymentStoreOptions {
   weights: readonly number[];
   seedCount: number;
   seed: number;
+  /** The seeded rows lie in the two years before this instant (seconds); default SEED_ANCHOR_SECONDS. */
+  seedEndSeconds?: number;
 }
 
 export interface PaymentStore {
@@ -185,7 +187,7 @@ export function createPaymentStore(options: PaymentStoreOptions): PaymentStore {
   };
 
   const seedRandom = seededRandom(options.seed);
-  const seedStart = SEED_ANCHOR_SECONDS - SEED_SPAN_SECONDS;
+  const seedStart = Math.floor(options.seedEndSeconds ?? SEED_ANCHOR_SECONDS) - SEED_SPAN_SECONDS;
   // Draw (second, company) pairs first and sort them, so that ids grow with time like a real ledger's and
   // rows are appended in rowid order; indexes are built once at the end, which is much faster than
   // maintaining them row by row.

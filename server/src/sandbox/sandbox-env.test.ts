@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sandboxListenFromEnv, sandboxOptionsFromEnv } from './sandbox-env.ts';
 
 describe('sandboxOptionsFromEnv', () => {
-  it('with nothing set, gives the default credentials and leaves the rest to createSandbox', () => {
-    expect(sandboxOptionsFromEnv({})).toEqual({
+  it('with nothing set, gives the default credentials, seeds up to now and leaves the rest to createSandbox', () => {
+    vi.useFakeTimers({ now: new Date('2027-03-04T05:06:07Z') });
+    const options = sandboxOptionsFromEnv({});
+    vi.useRealTimers();
+    expect(options).toEqual({
+      seedEnd: new Date('2027-03-04T05:06:07Z'),
       credentials: {
         sandbox: { secretId: 'sandbox_id', secretPassword: 'sandbox_secret' },
         other: { secretId: 'other_id', secretPassword: 'other_secret' },
@@ -19,6 +23,7 @@ describe('sandboxOptionsFromEnv', () => {
       SANDBOX_LIVE_RATE: '2.5',
       SANDBOX_FAULTS: 'latency_ms=5,rate_429=0.1',
       SANDBOX_SUNSET: '2026-12-31',
+      SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
       SANDBOX_CURSOR_SECRET: 'k',
       SANDBOX_SECRET_ID: 'me',
       SANDBOX_SECRET_PASSWORD: 'pw',
@@ -31,6 +36,7 @@ describe('sandboxOptionsFromEnv', () => {
       liveRate: 2.5,
       faults: { latencyMs: 5, rate429: 0.1 },
       sunset: new Date('2026-12-31T00:00:00Z'),
+      seedEnd: new Date('2026-06-01T00:00:00Z'),
       cursorSecret: 'k',
       credentials: {
         sandbox: { secretId: 'me', secretPassword: 'pw' },
@@ -69,6 +75,8 @@ describe('sandboxOptionsFromEnv', () => {
     ['SANDBOX_SUNSET', 'July 1st'],
     ['SANDBOX_SUNSET', '2027-07-01T00:00:00'],
     ['SANDBOX_SUNSET', '2027-02-30'],
+    ['SANDBOX_SEED_END', '2026-06-01T00:00:00'],
+    ['SANDBOX_SEED_END', 'now'],
     ['SANDBOX_SECRET_ID', 'a:b'],
     ['SANDBOX_SECRET_PASSWORD', 'pässword'],
     ['SANDBOX_OTHER_SECRET_ID', 'sandbox_id'],

@@ -27,7 +27,7 @@ const secret = (kind: 'id' | 'password') =>
     .refine((value) => kind === 'password' || !value.includes(':'), 'must not contain ":"');
 
 /** A date alone means midnight UTC; a date-time needs its zone, or it would depend on the machine's. */
-const sunset = z.string().transform((value, ctx) => {
+const instant = z.string().transform((value, ctx) => {
   const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2})(?:Z|[+-]\d{2}:\d{2}))?$/.exec(value);
   const real = match !== null && isDateTime(`${match[1]}T${match[2] ?? '00:00:00'}`);
   const date = new Date(real ? value : Number.NaN);
@@ -35,7 +35,7 @@ const sunset = z.string().transform((value, ctx) => {
   ctx.issues.push({
     code: 'custom',
     input: value,
-    message: 'must be a date (2027-07-01) or a date-time with zone (2027-07-01T00:00:00Z)',
+    message: 'must be a date (2026-06-01) or a date-time with zone (2026-06-01T00:00:00Z)',
   });
   return z.NEVER;
 });
@@ -77,7 +77,8 @@ const sandboxEnvSchema = z
         .optional(),
     ),
     SANDBOX_FAULTS: unsetIfBlank(faults.optional()),
-    SANDBOX_SUNSET: unsetIfBlank(sunset.optional()),
+    SANDBOX_SUNSET: unsetIfBlank(instant.optional()),
+    SANDBOX_SEED_END: unsetIfBlank(instant.optional()),
     SANDBOX_CURSOR_SECRET: unsetIfBlank(z.string().optional()),
     SANDBOX_SECRET_ID: unsetIfBlank(secret('id').default(DEFAULT_CREDENTIALS.sandbox.secretId)),
     SANDBOX_SECRET_PASSWORD: unsetIfBlank(
@@ -115,6 +116,8 @@ export function sandboxOptionsFromEnv(env: Env): SandboxOptions {
   if (read.SANDBOX_LIVE_RATE !== undefined) options.liveRate = read.SANDBOX_LIVE_RATE;
   if (read.SANDBOX_FAULTS !== undefined) options.faults = read.SANDBOX_FAULTS;
   if (read.SANDBOX_SUNSET !== undefined) options.sunset = read.SANDBOX_SUNSET;
+  // A first run shows the two years up to now, so every preset ("Last month" …) has payments; tests pin it.
+  options.seedEnd = read.SANDBOX_SEED_END ?? new Date(Date.now());
   if (read.SANDBOX_CURSOR_SECRET !== undefined) options.cursorSecret = read.SANDBOX_CURSOR_SECRET;
   return options;
 }

@@ -53,6 +53,22 @@ describe('seeded data', () => {
     expect(range.high - range.low).toBeGreaterThan(700 * 86_400);
   });
 
+  it("lies in the two years before the seed end it is given: a first run has last month's payments", () => {
+    const end = Date.UTC(2027, 2, 4, 5, 6, 7) / 1000;
+    const later = open({ seedCount: 3_000, seedEnd: new Date(end * 1000) });
+    const range = later.store.db
+      .prepare('SELECT min(created) AS low, max(created) AS high FROM payments')
+      .get() as { low: number; high: number };
+    expect(range.high).toBeLessThan(end);
+    expect(range.low).toBeGreaterThanOrEqual(end - 730 * 86_400);
+    // 3,000 rows over two years: the last 30 days hold about 120 of them.
+    const lastMonth = count(
+      later,
+      `SELECT count(*) AS n FROM payments WHERE created >= ${end - 30 * 86_400}`,
+    );
+    expect(lastMonth).toBeGreaterThan(50);
+  });
+
   it('spreads rows unevenly over every company of both tenants', () => {
     const perCompany = one.store.db
       .prepare('SELECT company, count(*) AS n FROM payments GROUP BY company')

@@ -68,6 +68,8 @@ export async function startBff(env: Record<string, string> = {}): Promise<BffPro
       PORT: String(port),
       SANDBOX_PORT: String(await freePort()),
       SANDBOX_SEED_COUNT: '20000',
+      // Fixed data: the two years before 1 June 2026, whatever the day the run is.
+      SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
       DEMO_PASSWORD,
       APP_SECRET,
       ...env,

@@ -22,7 +22,12 @@ export interface SandboxProcess {
 /** `pnpm sandbox` on a loopback port: one upstream that several BFF replicas share. */
 export async function startSandboxProcess(port: number, seedCount: number): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(process.execPath, [SANDBOX_MAIN], {
-    env: { PATH: process.env.PATH ?? '', SANDBOX_PORT: String(port), SANDBOX_SEED_COUNT: String(seedCount) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SANDBOX_PORT: String(port),
+      SANDBOX_SEED_COUNT: String(seedCount),
+      SANDBOX_SEED_END: '2026-06-01T00:00:00Z',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // An interrupted test run takes it along.

@@ -2,6 +2,7 @@ import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import { csvRow, UTF8_BOM } from './csv-format.ts';
 import { headerOf, type Interpretation, recordCells } from './export-columns.ts';
 import type { ExportBody } from './export-stream.ts';
+import type { XlsxCell } from './xlsx-cells.ts';
 
 /** What a file is made of: its columns, and the view's rows in list order, batch by batch. */
 export interface FileRows extends Interpretation {
@@ -12,6 +13,8 @@ export interface FileRows extends Interpretation {
   rows: AsyncIterator<ViewRow[], RowsEnd>;
   /** A group's file: each row's company is written as its company_id where the record has none. */
   group: boolean;
+  /** The figures of the rows written, once the walk has ended: the XLSX's second sheet (the CSV has none). */
+  figures?: () => readonly (readonly XlsxCell[])[];
 }
 
 /** The CSV: a byte order mark and the header with the first batch, then one chunk per batch of rows. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, exportFileName, KNOWN_COLUMNS, recordCells } from './export-columns.ts';
+import { columnsFor, exportFileName, headerOf, KNOWN_COLUMNS, recordCells } from './export-columns.ts';
 
 describe('CSV columns', () => {
   it('are the known columns, then fields of the first page without one, then other_fields', () => {
@@ -22,33 +22,38 @@ describe('CSV columns', () => {
     expect({ ...(cells.at(-1) as object) }).toEqual({ later: 'x' });
   });
 
-  it('are the columns the user sees, in their order, each with its companions, the id first', () => {
+  it('are exactly the columns the user sees, in their order, nothing added but the id when missing', () => {
     expect(columnsFor([{ id: 'p1', fee: 1 }], ['created_at', 'status', 'amount', 'fee', '@company'])).toEqual(
-      [
-        'id',
-        'created_at',
-        'created_at_utc',
-        'status',
-        'amount',
-        'currency',
-        'amount_raw',
-        'fee',
-        'company_id',
-      ],
+      ['id', 'created_at', 'status', 'amount', 'fee', '@company'],
     );
-    expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['id', 'currency', 'amount', 'amount_raw']);
+    expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['currency', 'amount', 'id']);
+  });
+
+  it("are headed by the table's labels, the time's zone named; technical columns say what they hold", () => {
+    const columns = columnsFor([{ id: 'p1', fee: 1 }], undefined, true);
+    expect(headerOf(columns, { timeZone: 'UTC', displayZone: 'Europe/Paris', amountUnit: 'minor' })).toEqual([
+      'Payment ID',
+      'Company ID',
+      'Company',
+      'Created (Europe/Paris)',
+      'Created, UTC (ISO 8601)',
+      'Status',
+      'Amount',
+      'Currency',
+      'Amount as sent',
+      'Description',
+      'Counterparty',
+      'Reference',
+      'fee',
+      'Other fields',
+    ]);
   });
 
   it("carry the company's name beside its id in a group's file, all columns or chosen ones", () => {
     const all = columnsFor([{ id: 'p1', company_name: 'own field' }], undefined, true);
     expect(all.slice(0, 3)).toEqual(['id', 'company_id', 'company_name']);
     expect(all.filter((column) => column === 'company_name')).toHaveLength(1);
-    expect(columnsFor([], ['status', '@company'], true)).toEqual([
-      'id',
-      'status',
-      'company_id',
-      'company_name',
-    ]);
+    expect(columnsFor([], ['status', '@company'], true)).toEqual(['id', 'status', 'company_name']);
     expect(columnsFor([], ['status'], true)).toEqual(['id', 'status']);
     expect(columnsFor([{ id: 'p1', company_name: 'x' }])).toContain('company_name');
   });

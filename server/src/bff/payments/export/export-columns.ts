@@ -41,34 +41,49 @@ const OTHER_FIELDS_COLUMN = 'other_fields';
 const COMPANY_NAME_COLUMN = 'company_name';
 /** The dashboard's column for a group row's company name; in the file, the company's id (and its name). */
 const COMPANY_VIEW_COLUMN = '@company';
-/** A chosen column and the columns that go with it in the file. */
-const COMPANIONS = new Map<string, readonly string[]>([
-  ['amount', ['amount', 'currency', 'amount_raw']],
-  ['created_at', ['created_at', 'created_at_utc']],
-  [COMPANY_VIEW_COLUMN, ['company_id']],
-]);
+/**
+ * What the table calls each column (web field-labels.ts), so a file reads as the screen does; the technical
+ * columns (only in "all columns") say what they hold. A field the dashboard does not know keeps its own name.
+ */
+const LABELS: Readonly<Record<string, string>> = {
+  id: 'Payment ID',
+  company_id: 'Company ID',
+  company_name: 'Company',
+  created_at_utc: 'Created, UTC (ISO 8601)',
+  status: 'Status',
+  amount: 'Amount',
+  currency: 'Currency',
+  amount_raw: 'Amount as sent',
+  description: 'Description',
+  counterparty: 'Counterparty',
+  reference: 'Reference',
+  other_fields: 'Other fields',
+};
 
 /**
- * Columns for the file. With `chosen` (the columns the user sees, in order): the payment id, then those, each
- * with its companions. Without (all columns): the known ones, then fields of the first page that have none, in
- * order of appearance, then `other_fields`, always: a field first met on a later page keeps its value there.
- * In a group's file, `company_name` follows `company_id`.
+ * Columns for the file. With `chosen` (the columns the user sees, in the table's order): exactly those, in that
+ * order (the id first when missing), the company's name for the table's company column. Without (all columns): the known ones, then fields of
+ * the first page that have none, in order of appearance, then `other_fields`, always: a field first met on a
+ * later page keeps its value there. In a group's file of all columns, `company_name` follows `company_id`.
  */
 export function columnsFor(
   firstPage: readonly Payment[],
   chosen?: readonly string[],
   group = false,
 ): string[] {
-  const columns = chosen === undefined ? allColumns(firstPage, group) : chosenColumns(chosen);
+  if (chosen !== undefined) return chosenColumns(chosen, group);
+  const columns = allColumns(firstPage, group);
   const at = columns.indexOf('company_id');
   if (group && at >= 0 && !columns.includes(COMPANY_NAME_COLUMN))
     columns.splice(at + 1, 0, COMPANY_NAME_COLUMN);
   return columns;
 }
 
-function chosenColumns(chosen: readonly string[]): string[] {
-  const columns = new Set<string>(['id']);
-  for (const id of chosen) for (const column of COMPANIONS.get(id) ?? [id]) columns.add(column);
+function chosenColumns(chosen: readonly string[], group: boolean): string[] {
+  // The table always shows the payment id (it cannot be hidden): a list without it gets it first.
+  const columns = new Set<string>(chosen.includes('id') ? [] : ['id']);
+  // Outside a group the table has no company column: a name there would be a record's own field.
+  for (const id of chosen) columns.add(id === COMPANY_VIEW_COLUMN ? (group ? COMPANY_NAME_COLUMN : id) : id);
   return [...columns];
 }
 
@@ -119,12 +134,14 @@ export function exportFileName(what: {
 }
 
 /**
- * The file's header: the column ids, `created_at` naming the zone its times are in (`created_at (Europe/Berlin)`),
+ * The file's header: the table's labels, `Created` naming the zone its times are in (`Created (Europe/Berlin)`),
  * as a spreadsheet's date cell carries no offset of its own.
  */
 export function headerOf(columns: readonly string[], how: Interpretation): string[] {
   const zone = how.displayZone ?? how.timeZone;
-  return columns.map((column) => (column === 'created_at' ? `created_at (${zone})` : column));
+  return columns.map((column) =>
+    column === 'created_at' ? `Created (${zone})` : (LABELS[column] ?? column),
+  );
 }
 
 export interface Interpretation {

@@ -6,6 +6,8 @@ import { type Logger, logEvent } from '../../../runtime/logger.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemFrom, problemResponse } from '../../problem-response.ts';
+import type { SortedRow } from '../sort/sort-order.ts';
+import type { SortedViews } from '../sort/sorted-views.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
@@ -16,7 +18,17 @@ import type { FileRows } from './csv-body.ts';
 import { columnsFor, exportFileName } from './export-columns.ts';
 import { EXPORT_TIMES, type ExportGate } from './export-gate.ts';
 import { createExportStream, type ExportBody } from './export-stream.ts';
+import { fileFigures } from './figures-sheet.ts';
 import { createSendQueueReader, type SendQueueReader } from './socket-send-queue.ts';
+
+/** A sorted view's rows as a walk's batches. */
+async function* sortedBatches(
+  rows: readonly SortedRow[],
+  attempts: number,
+): AsyncGenerator<ViewRow[], RowsEnd> {
+  for (let at = 0; at < rows.length; at += 100) yield rows.slice(at, at + 100);
+  return { ok: true, attempts };
+}
 
 /** A kind of file the view can be downloaded as. */
 export interface ExportFormat {
@@ -96,6 +108,8 @@ export function exportRoute(
       | 'PAYMENTS_TIME_ZONE'
       | 'PAYMENTS_AMOUNT_UNIT'
       | 'PAYMENTS_LIST_ORDER'
+      | 'PAYMENTS_SETTLED_STATUSES'
+      | 'SORT_MAX_ROWS'
       | 'EXPORT_MAX_PER_USER'
       | 'EXPORT_MAX_TOTAL'
       | 'EXPORT_MIN_BYTES_PER_S'
@@ -110,21 +124,25 @@ export function exportRoute(
     companyNames: ReadonlyMap<string, string>;
     logger: Logger;
     now: () => number;
+    /** A view in another order than the upstream's, walked and sorted once (shared with the list). */
+    sorted: SortedViews;
   },
   format: ExportFormat,
 ) {
   const { settings, exports, logger } = parts;
   const sendQueues = createSendQueueReader();
   return new Hono<BffEnv>().get('/', validQuery(exportQuerySchema), async (c) => {
-    const { columns, tz, ...query } = c.req.valid('query');
+    const { columns, tz, sort, ...query } = c.req.valid('query');
     const displayZone = tz ?? settings.PAYMENTS_TIME_ZONE;
-    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query, {
+      amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    });
     if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
     const fileName = exportFileName({
       company: view.company,
       group: view.group,
-      status: view.filters.status,
+      status: view.statuses?.join('+'),
       dateFrom: view.filters.date_from,
       dateTo: view.date_to,
       today: localDate(displayZone, parts.now()),
@@ -162,14 +180,36 @@ export function exportRoute(
     };
     const walk = new AbortController();
     const tally = { attempts: 0 };
-    const rows = viewRows(view, {
-      tally,
-      read: parts.read,
-      checkpoints: parts.checkpoints,
-      order: settings.PAYMENTS_LIST_ORDER,
-      timeZone: settings.PAYMENTS_TIME_ZONE,
-      signal: AbortSignal.any([walk.signal, c.req.raw.signal]),
-    });
+    const asOf = new Date(parts.now()).toISOString();
+    const signal = AbortSignal.any([walk.signal, c.req.raw.signal]);
+    const upstreamSort =
+      settings.PAYMENTS_LIST_ORDER === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
+    let rows: AsyncGenerator<ViewRow[], RowsEnd>;
+    if (sort !== undefined && sort !== upstreamSort) {
+      // A sorted file is the sorted view's rows, the same the list shows (walked once, kept a while).
+      const outcome = await parts.sorted.sorted(view, sort, { signal, progress: () => {} });
+      if (outcome === 'left' || outcome.ok !== true) {
+        leave();
+        if (outcome === 'left') return c.body(null, 204);
+        if (outcome.ok === 'too_large')
+          return problemResponse(
+            c,
+            'sort_too_large',
+            422,
+            `this view holds more than ${settings.SORT_MAX_ROWS} payments, too many to sort; narrow it, or download it newest first`,
+          );
+        return problemFrom(c, outcome.failure);
+      }
+      rows = sortedBatches(outcome.rows, outcome.attempts);
+    } else
+      rows = viewRows(view, {
+        tally,
+        read: parts.read,
+        checkpoints: parts.checkpoints,
+        order: settings.PAYMENTS_LIST_ORDER,
+        timeZone: settings.PAYMENTS_TIME_ZONE,
+        signal,
+      });
     // The first rows are read before answering, so an upstream that is down gives a proper error status.
     const first = await rows.next();
     c.set('upstreamAttempts', tally.attempts);
@@ -181,8 +221,21 @@ export function exportRoute(
     const firstRows = first.done ? [] : first.value;
     // A walk that ended with its first answer (an empty view) ends the file after its header.
     const end = first.done ? first.value : undefined;
-    const rest: AsyncIterator<ViewRow[], RowsEnd> =
+    const walked: AsyncIterator<ViewRow[], RowsEnd> =
       end === undefined ? rows : { next: async () => ({ done: true, value: end }) };
+    const figures =
+      format.extension === 'xlsx'
+        ? fileFigures({
+            timeZone: settings.PAYMENTS_TIME_ZONE,
+            amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+            settledStatuses: settings.PAYMENTS_SETTLED_STATUSES,
+            members: view.members,
+            group: view.group,
+            companyNames: parts.companyNames,
+            asOf,
+          })
+        : undefined;
+    const rest = figures ? figures.counting(firstRows, walked) : walked;
     const requestId = c.get('requestId');
     // The places stay held until the download has left the process, however the walk ended.
     const downloadEnded = whenDownloadEnds(c, leave, EXPORT_TIMES.idleMs);
@@ -194,6 +247,7 @@ export function exportRoute(
       ),
       first: firstRows,
       rows: rest,
+      ...(figures ? { figures: () => figures.rows() } : {}),
       group: view.group,
       timeZone: settings.PAYMENTS_TIME_ZONE,
       displayZone,

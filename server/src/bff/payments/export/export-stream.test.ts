@@ -84,7 +84,7 @@ describe('CSV export stream', () => {
   it('starts the file with one UTF-8 byte order mark, for Excel', async () => {
     const stream = exportOf(page(['p1']), (n) => (n === 1 ? page(['Müller']) : done(2)));
     const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    expect([...bytes.subarray(0, 6)]).toEqual([0xef, 0xbb, 0xbf, 0x22, 0x69, 0x64]); // BOM, then "id"
+    expect([...bytes.subarray(0, 6)]).toEqual([0xef, 0xbb, 0xbf, 0x22, 0x50, 0x61]); // BOM, then "Payment ID"
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     expect(text.split('\uFEFF')).toHaveLength(2);
     expect(text).toContain('\r\n"Müller",');

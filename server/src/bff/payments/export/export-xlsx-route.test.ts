@@ -1,4 +1,4 @@
-import { problemSchema } from '@payments/shared';
+import { problemSchema, summarySchema } from '@payments/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import { createHarness, type Harness } from '../../testing/bff-harness.ts';
@@ -28,7 +28,7 @@ const csvRows = (text: string) =>
 describe('GET /api/payments/export.xlsx', () => {
   it('holds the rows of the CSV, typed: amounts as the same exact numbers, times as date-times', async () => {
     const headers = { 'X-Company-Id': 'acme-eu' };
-    const query = 'status=COMPLETED&columns=created_at,amount';
+    const query = 'status=COMPLETED&columns=id,created_at,amount,currency';
     const csv = csvRows(
       await (await h.call(`/api/payments/export.csv?${query}`, { cookie, headers })).text(),
     );
@@ -47,13 +47,12 @@ describe('GET /api/payments/export.xlsx', () => {
     const at = (name: string) => (header ?? []).indexOf(name) + 1;
     rows.forEach((row, i) => {
       const cells = sheet?.getRow(i + 2);
-      expect(cells?.getCell(at('id')).value).toBe(row[at('id') - 1]);
-      expect(cells?.getCell(at('amount')).value).toBe(Number(row[at('amount') - 1]));
-      expect(cells?.getCell(at('amount')).numFmt).toContain(`"${row[at('currency') - 1]}"`);
-      // The sandbox's times are UTC, so the wall time and the instant are one.
-      const utc = new Date(row[at('created_at_utc') - 1] ?? '');
-      expect(cells?.getCell(at('created_at (UTC)')).value).toEqual(utc);
-      expect(cells?.getCell(at('created_at_utc')).value).toEqual(utc);
+      expect(cells?.getCell(at('Payment ID')).value).toBe(row[at('Payment ID') - 1]);
+      expect(cells?.getCell(at('Amount')).value).toBe(Number(row[at('Amount') - 1]));
+      expect(cells?.getCell(at('Amount')).numFmt).toContain(`"${row[at('Currency') - 1]}"`);
+      // The sandbox's times are UTC, so the wall time is the instant.
+      const utc = new Date(row[at('Created (UTC)') - 1] ?? '');
+      expect(cells?.getCell(at('Created (UTC)')).value).toEqual(utc);
     });
   });
 
@@ -63,18 +62,14 @@ describe('GET /api/payments/export.xlsx', () => {
       headers: { 'X-Company-Id': 'acme-us' },
     });
     const sheet = (await readWorkbook(new Uint8Array(await response.arrayBuffer()))).worksheets[0];
-    expect((sheet?.getRow(1).values as unknown[] | undefined)?.slice(1)).toEqual([
-      'id',
-      'company_id',
-      'company_name',
-    ]);
-    const names = new Map(h.companies.map((company) => [company.id, company.name]));
+    expect((sheet?.getRow(1).values as unknown[] | undefined)?.slice(1)).toEqual(['Payment ID', 'Company']);
+    const names = new Set(h.companies.map((company) => company.name));
     const seen = new Set<string>();
     sheet?.eachRow((row, n) => {
       if (n === 1) return;
-      const [, , id, name] = row.values as string[];
-      seen.add(id ?? '');
-      expect(name).toBe(names.get(id ?? ''));
+      const [, , name] = row.values as string[];
+      seen.add(name ?? '');
+      expect(names.has(name ?? '')).toBe(true);
     });
     expect(seen.size).toBeGreaterThan(1);
   });
@@ -121,4 +116,54 @@ describe('GET /api/payments/export.xlsx', () => {
       await failing.close();
     }
   }, 30_000);
+});
+
+describe('the XLSX figures sheet', () => {
+  it("holds the screen's figures of the same view: per currency, per status, per company, and its as-of time", async () => {
+    const headers = { 'X-Company-Id': 'acme-eu' };
+    const query = 'group=true&date_from=2026-03-01T00:00:00&date_to=2026-05-31T23:59:59';
+    const summary = summarySchema.parse(
+      await (await h.call(`/api/payments/summary?${query}`, { cookie, headers })).json(),
+    );
+    const response = await h.call(`/api/payments/export.xlsx?${query}`, { cookie, headers });
+    const book = await readWorkbook(new Uint8Array(await response.arrayBuffer()));
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['payments', 'figures']);
+    const figures = book.getWorksheet('figures');
+    const lines: string[] = [];
+    figures?.eachRow((row) => {
+      lines.push(
+        ((row.values as unknown[]).slice(1) as unknown[])
+          .map((v) => (v instanceof Object ? JSON.stringify(v) : String(v ?? '')))
+          .join('|'),
+      );
+    });
+    expect(lines[0]).toBe('Company|Status|Currency|Payments|Total');
+    const names = new Map(h.companies.map((c) => [c.id, c.name]));
+    const expected = [
+      ...summary.totals.map((t) => `All companies|All|${t.currency}|${t.count}|${Number(t.total)}`),
+      ...(summary.by_status_totals ?? []).flatMap((s) =>
+        s.totals.map((t) => `All companies|${s.status}|${t.currency}|${t.count}|${Number(t.total)}`),
+      ),
+      ...(summary.companies ?? []).flatMap((c) => [
+        ...c.totals.map((t) => `${names.get(c.company_id)}|All|${t.currency}|${t.count}|${Number(t.total)}`),
+        ...c.by_status_totals.flatMap((s) =>
+          s.totals.map(
+            (t) => `${names.get(c.company_id)}|${s.status}|${t.currency}|${t.count}|${Number(t.total)}`,
+          ),
+        ),
+      ]),
+    ];
+    expect(lines.slice(1, expected.length + 1)).toEqual(expected);
+    expect(lines.at(-1)).toMatch(/^As of\|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  it('a sorted file holds the rows in the sorted order', async () => {
+    const response = await h.call('/api/payments/export.csv?sort=amount:asc&currency=EUR&columns=amount', {
+      cookie,
+    });
+    const rows = csvRows(await response.text()).slice(1);
+    const amounts = rows.map((row) => Number(row[1]));
+    expect(amounts.length).toBeGreaterThan(100);
+    expect(amounts).toEqual(amounts.toSorted((a, b) => a - b));
+  });
 });

@@ -99,12 +99,15 @@ export function sheetEnd(columns: number, rows: number): string {
 }
 
 /** The workbook: its sheets in order, each with its filter's hidden name (which Excel expects beside it). */
-export function workbookXml(sheets: readonly { name: string; rows: number }[], columns: number): string {
+export function workbookXml(
+  sheets: readonly { name: string; rows: number; columns?: number }[],
+  columns: number,
+): string {
   const list = sheets.map(
     (s, i) => `<sheet name="${escapeText(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`,
   );
   const filters = sheets.map((s, i) => {
-    const [from, to] = filterRange(columns, s.rows).split(':') as [string, string];
+    const [from, to] = filterRange(s.columns ?? columns, s.rows).split(':') as [string, string];
     const absolute = (ref: string) => ref.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
     return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">'${escapeText(s.name)}'!${absolute(from)}:${absolute(to)}</definedName>`;
   });

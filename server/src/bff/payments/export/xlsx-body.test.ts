@@ -72,22 +72,22 @@ describe('XLSX file', () => {
       Record<string, ExcelJS.Cell>,
       Record<string, ExcelJS.Cell>,
     ];
-    expect(first.id?.value).toBe('12345678901234567890');
-    expect(first.amount?.value).toBe(104.35);
-    expect(first.amount?.numFmt).toBe('#,##0.00 "EUR"');
-    expect(first.amount_raw?.value).toBe(10435);
+    expect(first['Payment ID']?.value).toBe('12345678901234567890');
+    expect(first.Amount?.value).toBe(104.35);
+    expect(first.Amount?.numFmt).toBe('#,##0.00 "EUR"');
+    expect(first['Amount as sent']?.value).toBe(10435);
     // Wall time in Berlin (+02:00 in July) and the instant in UTC, both date-times.
-    expect(first['created_at (Europe/Berlin)']?.value).toEqual(new Date('2026-07-01T12:00:00.000Z'));
-    expect(first['created_at (Europe/Berlin)']?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
-    expect(first.created_at_utc?.value).toEqual(new Date('2026-07-01T10:00:00.000Z'));
-    expect(second.amount?.value).toBe(109389);
-    expect(second.amount?.numFmt).toBe('#,##0 "JPY"');
-    expect(second.description?.value).toBe('=HYPERLINK("http://x")');
-    expect(second.description?.formula).toBeUndefined();
+    expect(first['Created (Europe/Berlin)']?.value).toEqual(new Date('2026-07-01T12:00:00.000Z'));
+    expect(first['Created (Europe/Berlin)']?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+    expect(first['Created, UTC (ISO 8601)']?.value).toEqual(new Date('2026-07-01T10:00:00.000Z'));
+    expect(second.Amount?.value).toBe(109389);
+    expect(second.Amount?.numFmt).toBe('#,##0 "JPY"');
+    expect(second.Description?.value).toBe('=HYPERLINK("http://x")');
+    expect(second.Description?.formula).toBeUndefined();
     expect(second.fee?.value).toBe(2.5);
-    expect(third.amount?.value).toBe(-1.234);
-    expect(third.amount?.numFmt).toBe('#,##0.000 "BHD"');
-    expect(third.description?.value).toBe('-5% early discount');
+    expect(third.Amount?.value).toBe(-1.234);
+    expect(third.Amount?.numFmt).toBe('#,##0.000 "BHD"');
+    expect(third.Description?.value).toBe('-5% early discount');
   });
 
   it('writes each amount as the exact decimal the CSV writes; one a spreadsheet cannot hold exactly stays text', async () => {

@@ -5,6 +5,7 @@ import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import type { FileRows } from './csv-body.ts';
 import { headerOf } from './export-columns.ts';
 import type { ExportBody } from './export-stream.ts';
+import { FIGURES_HEADER } from './figures-sheet.ts';
 import {
   columnName,
   contentTypesXml,
@@ -27,6 +28,8 @@ import { columnWidths, type XlsxCell, xlsxCells } from './xlsx-cells.ts';
 const SHEET_BUFFER_BYTES = 16 * 1024;
 /** The sheet's name; more rows than a sheet holds go on to `payments 2`, `payments 3` … */
 const SHEET_NAME = 'payments';
+/** The sheet of the figures, after the payments. */
+const FIGURES_SHEET_NAME = 'figures';
 /** Every entry gets this time, so the same rows make the same bytes. */
 const ENTRY_TIME = new Date(Date.UTC(2000, 0, 1));
 
@@ -92,16 +95,27 @@ export function xlsxBody(file: FileRows, rowsPerSheet = EXCEL_MAX_ROWS - 1): Exp
   };
   const finish = () => {
     closeSheet('');
-    const names = sheets.map((count, i) => ({
+    const names: { name: string; rows: number; columns?: number }[] = sheets.map((count, i) => ({
       name: i ? `${SHEET_NAME} ${i + 1}` : SHEET_NAME,
       rows: count,
     }));
+    if (file.figures) {
+      // The screen's figures of the same rows, on a sheet of their own after the payments.
+      const cells = file.figures();
+      const header = [...FIGURES_HEADER];
+      const figureLetters = header.map((_, i) => columnName(i));
+      let xml = sheetStart(header, columnWidths(header, cells));
+      for (const [i, row] of cells.entries()) xml += rowXml(i + 2, row, figureLetters, styleOf);
+      xml += sheetEnd(header.length, cells.length + 1);
+      names.push({ name: FIGURES_SHEET_NAME, rows: cells.length + 1, columns: header.length });
+      zip.addBuffer(Buffer.from(xml), `xl/worksheets/sheet${names.length}.xml`, entry);
+    }
     const parts: [string, string][] = [
       ['xl/styles.xml', stylesXml([...formats.keys()])],
       ['xl/workbook.xml', workbookXml(names, file.columns.length)],
-      ['xl/_rels/workbook.xml.rels', workbookRelsXml(sheets.length)],
+      ['xl/_rels/workbook.xml.rels', workbookRelsXml(names.length)],
       ['_rels/.rels', ROOT_RELS],
-      ['[Content_Types].xml', contentTypesXml(sheets.length)],
+      ['[Content_Types].xml', contentTypesXml(names.length)],
     ];
     for (const [path, xml] of parts) zip.addBuffer(Buffer.from(xml), path, entry);
     zip.end();

@@ -62,7 +62,7 @@ function significantDigits(decimal: string): number {
  * The amount as a number from the CSV's exact decimal, formatted with the currency's digits (or more, when the
  * upstream sent more: none is hidden) and its code; text when a spreadsheet could not hold it exactly.
  */
-function money(decimal: string, currency: unknown): XlsxCell {
+export function money(decimal: string, currency: unknown): XlsxCell {
   if (significantDigits(decimal) > EXACT_DIGITS) return text(decimal);
   const exponent = currencyExponent(currency);
   const digits = Math.max(exponent ?? 0, decimal.split('.')[1]?.length ?? 0);

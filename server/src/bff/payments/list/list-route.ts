@@ -5,6 +5,7 @@ import type { Held } from '../../../shared-state/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemFrom, problemResponse } from '../../problem-response.ts';
+import { isSortedCursor, type SortedList } from '../sort/sorted-list.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
@@ -16,7 +17,11 @@ import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planStart, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
 /** Whether the list passes over rows the upstream sends (newer than date_to, of other currencies). */
-const skips = (view: View) => view.date_to !== undefined || view.currencies !== undefined;
+const skips = (view: View) =>
+  view.date_to !== undefined ||
+  view.currencies !== undefined ||
+  view.amount !== undefined ||
+  (view.statuses !== undefined && view.filters.status === undefined);
 
 /** A list request reads its first pages as a page a person waits for; further ones skip, as a walk does. */
 const PAGE_CLASS_READS = 2;
@@ -29,13 +34,19 @@ const PAGE_CLASS_READS = 2;
 export function listRoute(parts: {
   settings: Pick<
     Settings,
-    'PAYMENTS_TIME_ZONE' | 'PAYMENTS_LIST_ORDER' | 'DATE_TO_MAX_SKIP_PAGES' | 'WALKS_PER_USER'
+    | 'PAYMENTS_TIME_ZONE'
+    | 'PAYMENTS_AMOUNT_UNIT'
+    | 'PAYMENTS_LIST_ORDER'
+    | 'DATE_TO_MAX_SKIP_PAGES'
+    | 'WALKS_PER_USER'
   >;
   scope: CompanyScope;
   cursors: ListCursors;
   read: CompanyReader;
   checkpoints: Checkpoints;
   walks: WalkPlaces;
+  /** Pages of a view in another order than the upstream's. */
+  sorted: SortedList;
 }) {
   const { settings, cursors } = parts;
   const order = settings.PAYMENTS_LIST_ORDER;
@@ -59,10 +70,17 @@ export function listRoute(parts: {
   };
 
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
-    const { limit, cursor, ...query } = c.req.valid('query');
-    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    const { limit, cursor, sort, ...query } = c.req.valid('query');
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query, {
+      amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    });
     if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
+    // Any order but the upstream's own is a sorted view, walked and kept by the BFF.
+    const upstreamSort = order === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
+    if ((sort !== undefined && sort !== upstreamSort) || (cursor !== undefined && isSortedCursor(cursor)))
+      // Typed as nothing: the route's client type stays the page's (a sorted page has the same fields and `total`).
+      return (await parts.sorted(c, view, { sort: sort ?? upstreamSort, limit, cursor })) as never;
     const binding = { user: view.user.username, company: view.company, ...query };
     let places: MemberPlace[];
     if (cursor !== undefined) {

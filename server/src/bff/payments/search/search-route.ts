@@ -1,4 +1,10 @@
-import { COMPANY_HEADER, findQuerySchema, type Payment, searchQuerySchema } from '@payments/shared';
+import {
+  COMPANY_HEADER,
+  findQuerySchema,
+  type Payment,
+  type Sort,
+  searchQuerySchema,
+} from '@payments/shared';
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Settings } from '../../../config/settings.ts';
@@ -7,10 +13,12 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemFrom, problemResponse } from '../../problem-response.ts';
+import { type SortedRow, sortOrder } from '../sort/sort-order.ts';
 import { type SummaryRuns, summaryKey } from '../summary/summary-runs.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
+import { type RowsEnd, viewRows } from '../walk/ordered-walk.ts';
 import { idText } from '../walk/row-key.ts';
 import { type PartsConsumer, walkInParts } from '../walk/segmented-walk.ts';
 import { type View, viewOf } from '../walk/view.ts';
@@ -20,6 +28,8 @@ import { paymentMatcher } from './payment-match.ts';
 
 /** Matches one search sends at most: a search that finds more is too broad to read; it says so. */
 const MAX_MATCHES = 5_000;
+/** Sorted matches go out in events of this many rows, as a walk's pages would. */
+const SENT_AT_ONCE = 100;
 
 interface Found {
   rows: Payment[];
@@ -85,13 +95,64 @@ export function searchRoutes(parts: {
   const { settings } = parts;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
   const order = settings.PAYMENTS_LIST_ORDER;
+  const upstreamSort: Sort = order === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
 
-  /** Streams the matches of `view`: every company at once, until the walks end or `first` match is enough. */
+  /**
+   * The matches of a view in the list's order: the ordered walk (companies merged by time, as the list is), its
+   * matches sent page by page; with a sort, held (MAX_MATCHES at most) and sent sorted when the walk ends.
+   */
+  async function inOrder(
+    view: View,
+    matches: (record: Payment) => boolean,
+    sort: Sort | undefined,
+    how: { signal: AbortSignal; send(found: Found): void; onPage(rows: number): void; stopped(): boolean },
+  ): Promise<UpstreamFailure | undefined> {
+    const held: SortedRow[] = [];
+    const walk = viewRows(view, {
+      read: parts.read,
+      checkpoints: parts.checkpoints,
+      order,
+      timeZone,
+      signal: how.signal,
+    });
+    let end: RowsEnd | undefined;
+    for (;;) {
+      const next = await walk.next();
+      if (next.done) {
+        end = next.value;
+        break;
+      }
+      how.onPage(next.value.length);
+      const found = next.value.filter((row) => matches(row.record));
+      if (sort === undefined && found.length > 0)
+        how.send({ rows: found.map((row) => row.record), companies: found.map((row) => row.company) });
+      else if (sort !== undefined) held.push(...found);
+      if (how.stopped() || held.length >= MAX_MATCHES) {
+        await walk.return({ ok: true, attempts: 0 });
+        break;
+      }
+    }
+    if (sort !== undefined) {
+      held.sort(sortOrder(sort, { timeZone, amountUnit: settings.PAYMENTS_AMOUNT_UNIT }));
+      for (let at = 0; at < held.length; at += SENT_AT_ONCE) {
+        const part = held.slice(at, at + SENT_AT_ONCE);
+        how.send({ rows: part.map((row) => row.record), companies: part.map((row) => row.company) });
+      }
+    }
+    return end && !end.ok ? end.failure : undefined;
+  }
+
+  /**
+   * Streams the matches of `view`: every company at once, until the walks end or `first` match is enough. A
+   * search (`ordered`) sends its matches in the list's order (the companies' walks merged as the list merges
+   * them), or, with a `sort`, all of them sorted once the walk ends; a find sends its one match as it comes.
+   */
   async function stream(
     c: Context<BffEnv>,
     view: View,
     matches: (record: Payment) => boolean,
     first: boolean,
+    ordered?: { sort: Sort | undefined },
   ) {
     const user = view.user.username;
     const claim = await parts.leases.takeOver(`search-run:${user}`);
@@ -128,6 +189,25 @@ export function searchRoutes(parts: {
         write('start', { estimate, companies: view.members.length });
         // Matches are of the payments as the upstream lists them from now on: no page asked for before is taken.
         const notBefore = performance.now();
+        if (ordered) {
+          const failure = await inOrder(view, matches, ordered.sort, { signal, send, onPage, stopped });
+          await writing;
+          if (claim.lost.aborted) {
+            const detail = 'a newer search of yours replaced this one';
+            await sse.writeSSE({
+              event: 'error',
+              data: JSON.stringify({ code: 'search_superseded', status: 409, detail }),
+            });
+          } else if (failure && !failure.aborted && !stopped()) {
+            const { code, status, detail } = failure;
+            await sse.writeSSE({ event: 'error', data: JSON.stringify({ code, status, detail }) });
+          } else
+            await sse.writeSSE({
+              event: 'done',
+              data: JSON.stringify({ read, found, complete: !stopped() }),
+            });
+          return;
+        }
         const company = async (id: string) => {
           for (let replan = 0; ; replan++) {
             const checkpoints = positionsFor(replan, parts.checkpoints);
@@ -166,10 +246,14 @@ export function searchRoutes(parts: {
 
   return new Hono<BffEnv>()
     .get('/search', validQuery(searchQuerySchema), async (c) => {
-      const { q, ...query } = c.req.valid('query');
-      const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+      const { q, sort, ...query } = c.req.valid('query');
+      const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query, {
+        amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+      });
       if (!chosen.ok) return problemFrom(c, chosen);
-      return stream(c, chosen.view, paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT), false);
+      return stream(c, chosen.view, paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT), false, {
+        sort: sort === upstreamSort ? undefined : sort,
+      });
     })
     .get('/find', validQuery(findQuerySchema), async (c) => {
       const { id } = c.req.valid('query');
@@ -186,6 +270,8 @@ export function searchRoutes(parts: {
         filters: {},
         date_to: undefined,
         currencies: undefined,
+        statuses: undefined,
+        amount: undefined,
       };
       // The id as the address writes it: a string id's text, a number's digits.
       const matches = (record: Payment) => {

@@ -126,6 +126,8 @@ export function createDayFigures(
      */
     async answer(view: View, range: Range): Promise<Summary | undefined> {
       if (range.from === undefined || range.to === undefined) return undefined;
+      // Kept figures know no amounts of single rows nor what a search matches.
+      if (view.amount !== undefined || view.search !== undefined) return undefined;
       const span = wholeDays(range, [], 0);
       if (Array.isArray(span)) return undefined;
       const first = dayIn(range.from, timeZone);
@@ -137,20 +139,36 @@ export function createDayFigures(
       const keys = view.members.flatMap((company) => days.map((day) => keyFor(company, day)));
       const stored = await Promise.all(keys.map((key) => state.get(key)));
       if (stored.some((text) => text === null)) return undefined;
-      const statuses = view.filters.status?.split(',');
       const counter = createSummaryCounter(parts);
+      const perCompany = view.members.map(() => createSummaryCounter(parts));
       let asOf = Number.POSITIVE_INFINITY;
       for (const [index, text] of stored.entries()) {
         const day = days[index % days.length] as string;
+        const own = perCompany[Math.floor(index / days.length)];
         const figures = JSON.parse(text as string) as StoredDay;
         asOf = Math.min(asOf, figures.asOf);
         for (const [status, currency, count, total] of figures.cells) {
-          if (statuses && !statuses.includes(status as string)) continue;
+          if (view.statuses && !view.statuses.includes(status as string)) continue;
           if (view.currencies && !view.currencies.includes(currency as string)) continue;
-          counter.addFigures({ status, currency, amount: total, day, count });
+          own?.addFigures({ status, currency, amount: total, day, count });
         }
       }
-      return { ...counter.result(true), as_of: new Date(asOf).toISOString() };
+      for (const own of perCompany) counter.merge(own);
+      const companies = view.group
+        ? {
+            companies: perCompany.map((own, i) => {
+              const figures = own.result(true);
+              return {
+                company_id: view.members[i] as string,
+                count: figures.count,
+                totals: figures.totals,
+                by_status_totals: figures.by_status_totals ?? [],
+                uninterpreted: figures.uninterpreted,
+              };
+            }),
+          }
+        : {};
+      return { ...counter.result(true), as_of: new Date(asOf).toISOString(), ...companies };
     },
   };
 }

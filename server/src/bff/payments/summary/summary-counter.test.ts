@@ -84,6 +84,13 @@ describe('summary counter', () => {
         { status: 'chargeback_open', count: 1 },
         { status: null, count: 1 },
       ],
+      // Every status its own money, uninterpreted amounts counted but in no total.
+      by_status_totals: [
+        { status: 'COMPLETED', count: 2, totals: [{ currency: 'EUR', count: 2, total: '13.00' }] },
+        { status: 'AWAITING', count: 1, totals: [{ currency: 'USD', count: 1, total: '7.00' }] },
+        { status: 'chargeback_open', count: 1, totals: [] },
+        { status: null, count: 1, totals: [] },
+      ],
       totals: [
         { currency: 'EUR', count: 2, total: '13.00' },
         { currency: 'USD', count: 1, total: '7.00' },

@@ -46,6 +46,7 @@ interface CounterState {
   byStatus: Map<string | null, number>;
   totals: Totals;
   settled: Totals;
+  byStatusTotals: Map<string | null, Totals>;
   days: Map<string, { count: number; totals: Totals }>;
 }
 
@@ -78,6 +79,15 @@ export function createSummaryCounter({
   const byStatus = new Map<string | null, number>();
   const totals: Totals = new Map();
   const settled: Totals = new Map();
+  const byStatusTotals = new Map<string | null, Totals>();
+  const statusTotals = (status: string | null) => {
+    let entry = byStatusTotals.get(status);
+    if (entry === undefined) {
+      entry = new Map();
+      byStatusTotals.set(status, entry);
+    }
+    return entry;
+  };
   const days = new Map<string, { count: number; totals: Totals }>();
 
   function tally(
@@ -93,6 +103,7 @@ export function createSummaryCounter({
     if (amount === null || currency === null) uninterpreted += n;
     else {
       addTo(totals, currency, amount, n);
+      addTo(statusTotals(status), currency, amount, n);
       if (isSettled) addTo(settled, currency, amount, n);
     }
     if (day === null) {
@@ -121,6 +132,7 @@ export function createSummaryCounter({
       for (const [status, n] of o.byStatus) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
       addAll(totals, o.totals);
       addAll(settled, o.settled);
+      for (const [status, entry] of o.byStatusTotals) addAll(statusTotals(status), entry);
       for (const [day, entry] of o.days) {
         const mine = days.get(day);
         if (mine === undefined) days.set(day, { count: entry.count, totals: new Map(entry.totals) });
@@ -130,7 +142,16 @@ export function createSummaryCounter({
         }
       }
     },
-    state: (): CounterState => ({ count, uninterpreted, undated, byStatus, totals, settled, days }),
+    state: (): CounterState => ({
+      count,
+      uninterpreted,
+      undated,
+      byStatus,
+      totals,
+      settled,
+      byStatusTotals,
+      days,
+    }),
     add(record: Payment): void {
       const { status, currency, amount, day } = readRow(record, timeZone, amountUnit);
       tally(status, currency, amount, day, 1);
@@ -140,12 +161,18 @@ export function createSummaryCounter({
       tally(figures.status, figures.currency, figures.amount, figures.day, figures.count);
     },
     result(complete: boolean): Summary {
+      const byStatusListed = [...byStatus]
+        .map(([status, n]) => ({ status, count: n }))
+        .sort((a, b) => b.count - a.count || String(a.status).localeCompare(String(b.status)));
       return {
         count,
         complete,
-        by_status: [...byStatus]
-          .map(([status, n]) => ({ status, count: n }))
-          .sort((a, b) => b.count - a.count || String(a.status).localeCompare(String(b.status))),
+        by_status: byStatusListed,
+        by_status_totals: byStatusListed.map(({ status, count: n }) => ({
+          status,
+          count: n,
+          totals: listed(byStatusTotals.get(status) ?? new Map()),
+        })),
         totals: listed(totals),
         settled: listed(settled),
         uninterpreted,

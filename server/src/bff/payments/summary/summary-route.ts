@@ -6,6 +6,7 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { BffEnv } from '../../bff-env.ts';
 import { validQuery } from '../../middleware/query-validator.ts';
 import { problemFrom, problemResponse } from '../../problem-response.ts';
+import { paymentMatcher } from '../search/payment-match.ts';
 import { type Checkpoints, positionsFor, REPLANS } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import type { CompanyScope } from '../walk/company-scope.ts';
@@ -107,7 +108,11 @@ export function summaryRoute(parts: {
     cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT),
   });
   // Only figures of every status and currency answer every later question.
-  const keepsDays = (view: View) => view.filters.status === undefined && view.currencies === undefined;
+  const keepsDays = (view: View) =>
+    view.statuses === undefined &&
+    view.currencies === undefined &&
+    view.amount === undefined &&
+    view.search === undefined;
 
   /**
    * Counts a view into `total`: every company at once; `counted` hears of every page. Each company's exact walk
@@ -133,6 +138,7 @@ export function summaryRoute(parts: {
       settings.UPSTREAM_MAX_RPS !== undefined && view.members.length > 1 && order === 'created_at_desc'
         ? criticalFirst(settings.UPSTREAM_MAX_RPS)
         : undefined;
+    // Each company counts apart, then adds into the group's figures: its own line comes of the same walk.
     const company = async (id: string) => {
       const seen: { rows: number; newest?: number; oldest?: number } = { rows: 0 };
       const read: CompanyReader = gate
@@ -150,11 +156,12 @@ export function summaryRoute(parts: {
             })
         : parts.read;
       for (let replan = 0; ; replan++) {
+        const own = newCounter();
         const checkpoints = positionsFor(replan, parts.checkpoints);
         const plan = await planWalk(view, id, { checkpoints, order, timeZone });
         const walk = companyWalk(view, id, plan.filters, { timeZone, cls: 'walk', signal, notBefore });
         // The company's own per-day figures; its rows go into the view's total as well.
-        const mine = { counter: total, cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT) };
+        const mine = { counter: own, cells: createDayCells(timeZone, settings.PAYMENTS_AMOUNT_UNIT) };
         const outcome = await walkInParts(walk, plan, {
           read,
           order,
@@ -162,20 +169,43 @@ export function summaryRoute(parts: {
         });
         if (outcome.ok && !stopped() && keepsDays(view))
           await parts.days.keep(id, mine.cells, walk.range, startedAt).catch(() => undefined);
-        if (outcome.ok || !outcome.stale || replan >= REPLANS) return outcome;
+        if (outcome.ok || !outcome.stale || replan >= REPLANS) return { outcome, own };
       }
     };
-    const outcomes = await Promise.all(view.members.map(company));
+    const walked = await Promise.all(view.members.map(company));
+    for (const { own } of walked) total.merge(own);
+    const outcomes = walked.map(({ outcome }) => outcome);
     const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
     const failed = outcomes.find((o) => !o.ok);
-    return { failure: failed && !failed.ok ? failed.failure : undefined, complete: !stopped(), attempts };
+    const companies = walked.map(({ own }, i) => {
+      const figures = own.result(true);
+      return {
+        company_id: view.members[i] as string,
+        count: figures.count,
+        totals: figures.totals,
+        by_status_totals: figures.by_status_totals ?? [],
+        uninterpreted: figures.uninterpreted,
+      };
+    });
+    return {
+      failure: failed && !failed.ok ? failed.failure : undefined,
+      complete: !stopped(),
+      attempts,
+      companies,
+    };
   }
 
   return new Hono<BffEnv>().get('/', validQuery(summaryQuerySchema), async (c) => {
-    const { fresh, ...query } = c.req.valid('query');
-    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query);
+    const { fresh, q, ...query } = c.req.valid('query');
+    const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query, {
+      amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
+    });
     if (!chosen.ok) return problemFrom(c, chosen);
-    const { view } = chosen;
+    // A search's figures are of its matches: the rows the search lists, counted as the list counts them.
+    const view: View =
+      q === undefined
+        ? chosen.view
+        : { ...chosen.view, search: { q, matches: paymentMatcher(q, settings.PAYMENTS_AMOUNT_UNIT) } };
     // A Refresh promises figures read from now on: it joins no walk begun before it was asked.
     const notBefore = fresh === 'true' ? now() : undefined;
     const user = view.user.username;
@@ -208,8 +238,13 @@ export function summaryRoute(parts: {
           const total = newCounter();
           const walked = await count(view, total, signal, counted, startedAt).finally(() => place?.leave());
           c.set('upstreamAttempts', c.get('upstreamAttempts') + walked.attempts);
+          const companies = view.group ? { companies: walked.companies } : {};
           return (
-            walked.failure ?? { ...total.result(walked.complete), as_of: new Date(startedAt).toISOString() }
+            walked.failure ?? {
+              ...total.result(walked.complete),
+              as_of: new Date(startedAt).toISOString(),
+              ...companies,
+            }
           );
         },
         { signal: waiting, progress, notBefore },

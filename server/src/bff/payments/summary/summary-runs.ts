@@ -10,7 +10,16 @@ type Outcome = Summary | UpstreamFailure;
 
 /** The question a view's figures answer: a group's depend on which of its companies the user may see. */
 export const summaryKey = (view: View) =>
-  JSON.stringify([view.members, view.filters.status, view.filters.date_from, view.date_to, view.currencies]);
+  JSON.stringify([
+    view.members,
+    view.statuses,
+    view.filters.date_from,
+    view.date_to,
+    view.currencies,
+    view.amount?.min,
+    view.amount?.max,
+    view.search?.q,
+  ]);
 
 /** A walk counting one question, shared by everyone asking it in this process. */
 interface Shared {

@@ -1,4 +1,4 @@
-import { type Payment, wallTimeToInstant } from '@payments/shared';
+import { compareDecimals, majorAmount, type Payment, wallTimeToInstant } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { RequestClass } from '../../../upstream/index.ts';
 import type { Checkpoint, RememberedPositions, UpstreamFilters } from './checkpoints.ts';
@@ -20,7 +20,30 @@ export function rangeOf(view: Pick<View, 'filters' | 'date_to'>, timeZone: strin
   };
 }
 
-/** A company's walk with the given upstream filters: what the upstream is not asked to filter is kept here. */
+/**
+ * Whether a row lies within the view's amount range, read as the table reads it (major units of its own currency);
+ * an amount that cannot be read is in no range.
+ */
+function amountWithin(view: Pick<View, 'amount'>): ((record: Payment) => boolean) | undefined {
+  const range = view.amount;
+  if (range === undefined) return undefined;
+  return (record) => {
+    const amount = majorAmount(record.amount, record.currency, range.unit);
+    return (
+      amount !== null &&
+      (range.min === undefined || compareDecimals(amount, range.min) >= 0) &&
+      (range.max === undefined || compareDecimals(amount, range.max) <= 0)
+    );
+  };
+}
+
+/**
+ * A company's walk with the given upstream filters: what the upstream is not asked to filter is kept here. The
+ * upstream takes one status: a view of several is walked unfiltered and its statuses kept here, one walk rather
+ * than one per status merged, since its remembered positions (those of the unfiltered list, which every
+ * unfiltered summary and list leaves) serve it and the rows of the other statuses cost pages, not requests per
+ * status.
+ */
 export function companyWalk(
   view: View,
   company: string,
@@ -33,14 +56,17 @@ export function companyWalk(
     notBefore?: number | undefined;
   },
 ): CompanyWalk {
-  const status = view.filters.status;
-  const keepStatus = status !== undefined && filters.status === undefined;
+  const statuses = filters.status === undefined ? view.statuses : undefined;
   const currencies = view.currencies;
+  const within = amountWithin(view);
+  const matches = view.search?.matches;
   const keep =
-    keepStatus || currencies
+    statuses || currencies || within || matches
       ? (record: Payment) =>
-          (!keepStatus || record.status === status) &&
-          (!currencies || currencies.includes(record.currency as string))
+          (!statuses || statuses.includes(record.status as string)) &&
+          (!currencies || currencies.includes(record.currency as string)) &&
+          (!within || within(record)) &&
+          (!matches || matches(record))
       : undefined;
   const range = rangeOf(view, how.timeZone);
   return {

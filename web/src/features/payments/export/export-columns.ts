@@ -17,8 +17,7 @@ const KNOWN_ORDER = [
 
 /**
  * The columns a CSV of "what I see" holds: the known ones the user has not hidden, in the table's order, then
- * the discovered fields they turned on. The server adds each column's companions (currency and the raw amount
- * beside the amount, UTC beside the local time).
+ * the discovered fields they turned on. The file holds exactly these, headed by the table's labels.
  */
 export function visibleExportColumns(visibility: ColumnVisibility, group: boolean): string[] {
   const known = KNOWN_ORDER.filter(

@@ -1,4 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
+import { appConfigQueryOptions } from '../../../lib/app-config.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
@@ -17,6 +19,9 @@ interface Props {
 
 /** The view's figures; a status among them filters the list by it. */
 export function PaymentsSummary({ view, timeZone, settledStatuses, onChange }: Props) {
+  // The config the page was drawn from, already loaded: the names of a group's companies.
+  const config = useQueryClient().getQueryData(appConfigQueryOptions.queryKey);
+  const companyNames = new Map(config?.companies.map((company) => [company.id, company.name]));
   return (
     // the same placeholder as the bar's own while it counts: its code arriving changes nothing on screen
     <Suspense fallback={<SummaryPlaceholder view={view} />}>
@@ -25,6 +30,7 @@ export function PaymentsSummary({ view, timeZone, settledStatuses, onChange }: P
         timeZone={timeZone}
         settledStatuses={settledStatuses}
         onStatus={(status) => onChange({ status })}
+        companyNames={companyNames}
       />
     </Suspense>
   );

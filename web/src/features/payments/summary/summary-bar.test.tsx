@@ -244,3 +244,60 @@ describe('SummaryBar', () => {
     expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
   });
 });
+
+describe("SummaryBar's money per status and per company", () => {
+  it("shows every status's money, and a group's line per company linking to its own view", async () => {
+    const breakdown: Summary = {
+      ...summary,
+      by_status_totals: [
+        {
+          status: 'COMPLETED',
+          count: 12_000,
+          totals: [{ currency: 'EUR', count: 12_000, total: '1234567.891' }],
+        },
+        { status: 'FAILED', count: 344, totals: [{ currency: 'JPY', count: 344, total: '9000' }] },
+      ],
+      companies: [
+        {
+          company_id: 'acme-eu',
+          count: 12_000,
+          totals: [{ currency: 'EUR', count: 12_000, total: '1234567.891' }],
+          by_status_totals: [],
+          uninterpreted: 0,
+        },
+        {
+          company_id: 'acme-eu-de',
+          count: 345,
+          totals: [{ currency: 'JPY', count: 344, total: '9000' }],
+          by_status_totals: [],
+          uninterpreted: 1,
+        },
+      ],
+    };
+    const counts = serveEventStreams();
+    render(
+      <QueryClientProvider client={noRetries()}>
+        <SummaryBar
+          view={view}
+          timeZone="UTC"
+          settledStatuses={['COMPLETED']}
+          onStatus={vi.fn()}
+          companyNames={new Map([['acme-eu-de', 'ACME Germany']])}
+        />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(counts).toHaveLength(1));
+    await counts[0]?.send('summary', breakdown);
+    expect(screen.queryByTestId('summary-breakdown')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Per status and company' }));
+    const failed = screen.getByTestId('summary-status-totals-FAILED');
+    expect(failed.textContent).toContain('FAILED:');
+    expect(failed.textContent).toContain('9,000');
+    const table = screen.getByRole('table', { name: 'Figures per company' });
+    const links = [...table.querySelectorAll('a')];
+    expect(links.map((a) => a.textContent)).toEqual(['acme-eu', 'ACME Germany']);
+    expect(links[1]?.getAttribute('href')).toBe(
+      '?company=acme-eu-de&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-02T23%3A59%3A59',
+    );
+  });
+});

@@ -1,10 +1,11 @@
 import type { Summary } from '@payments/shared';
+import { useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.ts';
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
-import { type ListView, rangeInverted } from '../view/list-view.ts';
+import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
 import { DailyChart } from './daily-chart.tsx';
 import { settledLabel, timeOfDay } from './figures-provenance.ts';
 import { useSummary } from './get-summary.ts';
@@ -18,6 +19,8 @@ interface Props {
   settledStatuses: readonly string[] | undefined;
   /** Applies a status filter, or removes it (null). */
   onStatus: (status: string | null) => void;
+  /** Company names by id, for a group's lines per company; an id stands for a company not named. */
+  companyNames?: ReadonlyMap<string, string>;
 }
 
 function payments(count: number): string {
@@ -29,8 +32,10 @@ function payments(count: number): string {
  * currency (of every status, and of the settled ones apart), how many per status (each a way to filter by it),
  * and per day. Counted again, the figures on screen stay until the new ones arrive. Loaded after the first rows.
  */
-export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }: Props) {
+export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, companyNames }: Props) {
   const query = useSummary(view);
+  // The money per status and per company: asked for, so the figures keep their height when they arrive.
+  const [breakdown, setBreakdown] = useState(false);
   const { zone } = useDisplayZone(timeZone);
   const summary = query.data?.summary ?? null;
   const failure = query.isError && (
@@ -129,7 +134,87 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus }
         </div>
       </div>
       <DailyChart summary={summary} dateFrom={view.dateFrom} dateTo={view.dateTo} timeZone={timeZone} />
+      {/* a line as tall as the placeholder's, under the figures and the chart: the rows below stay where they
+          were drawn; what it opens is asked for */}
+      <div className="summary__breakdown-line">
+        <button
+          type="button"
+          className="button summary__breakdown-toggle"
+          aria-expanded={breakdown}
+          onClick={() => setBreakdown(!breakdown)}
+        >
+          {view.group ? 'Per status and company' : 'Per status'}
+        </button>
+        {breakdown && (
+          <div className="summary__breakdown" data-testid="summary-breakdown">
+            {/* every status's money apart */}
+            {summary.by_status_totals?.map(({ status, totals }) => (
+              <Totals
+                key={status ?? ''}
+                label={status ?? 'no status'}
+                name={`Totals per currency, ${status ?? 'no status'}`}
+                totals={totals}
+                testId={`summary-status-totals-${status ?? ''}`}
+              />
+            ))}
+            {view.group && summary.companies && (
+              <CompanyFigures view={view} companies={summary.companies} names={companyNames} />
+            )}
+          </div>
+        )}
+      </div>
     </section>
+  );
+}
+
+/**
+ * A group's figures per company, counted in the same walk as the group's: each company's payments and totals per
+ * currency (they add up to the group's), its name a link to its own view with the same filters.
+ */
+function CompanyFigures({
+  view,
+  companies,
+  names,
+}: {
+  view: ListView;
+  companies: NonNullable<Summary['companies']>;
+  names: ReadonlyMap<string, string> | undefined;
+}) {
+  return (
+    <table className="summary__companies" aria-label="Figures per company" data-testid="summary-companies">
+      <thead>
+        <tr>
+          <th scope="col">Company</th>
+          <th scope="col">Payments</th>
+          <th scope="col">Totals</th>
+        </tr>
+      </thead>
+      <tbody>
+        {companies.map((company) => (
+          <tr key={company.company_id} data-company-id={company.company_id}>
+            <th scope="row">
+              <a href={listViewQuery({ ...view, company: company.company_id, group: false }) || '?'}>
+                {names?.get(company.company_id) ?? company.company_id}
+              </a>
+            </th>
+            <td className="summary__amount">{formatCount(company.count)}</td>
+            <td>
+              <ul
+                className="summary__totals"
+                aria-label={`Totals per currency, ${names?.get(company.company_id) ?? company.company_id}`}
+              >
+                {company.totals.length === 0 && <li className="hint">none</li>}
+                {company.totals.map(({ currency, total }) => (
+                  <li key={currency} className="summary__amount" data-currency={currency} data-total={total}>
+                    {shownAmount(total, currency, 'major').text}
+                  </li>
+                ))}
+              </ul>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

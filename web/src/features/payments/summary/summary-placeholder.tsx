@@ -19,6 +19,11 @@ export function SummaryPlaceholder({ view }: { view: ListView }) {
         <p className="summary__line" />
       </div>
       <div className="chart" />
+      <div className="summary__breakdown-line">
+        <button type="button" className="button summary__breakdown-toggle" disabled>
+          {view.group ? 'Per status and company' : 'Per status'}
+        </button>
+      </div>
     </section>
   );
 }
