@@ -28,7 +28,7 @@ export function CurrencyMenu({
       ),
     [view.currencies, rows, counted, everyCurrency],
   );
-  // A change of view is a transition (lib/history-router.tsx): the boxes show what was ticked until it is drawn.
+  // A change of view is a transition (React Router's navigations are): the boxes show what was ticked until it is drawn.
   const [ticked, tick] = useOptimistic(view.currencies);
   const choose = (currencies: readonly string[]) =>
     startTransition(() => {
