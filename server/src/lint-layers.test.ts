@@ -25,6 +25,20 @@ const ZONES = {
     refuses: ['@payments/server/bff', '@payments/server/sandbox', 'server/src/runtime/serve.ts'],
   },
   noApp: { says: 'features never import each other nor app/', refuses: ['web/src/app/router.tsx'] },
+  oneStack: {
+    says: 'routes with react-router and models its table with @tanstack/react-table',
+    refuses: [
+      'react-router-dom',
+      '@tanstack/react-router',
+      'wouter',
+      'history',
+      '@tanstack/table-core',
+      'react-table',
+      'ag-grid-react',
+      '@mui/x-data-grid',
+      'web/src/lib/history-router.tsx',
+    ],
+  },
   noAuth: { says: 'features never import each other', refuses: ['web/src/features/auth/api/get-session.ts'] },
   noCompanies: {
     says: 'features never import each other',
@@ -61,7 +75,7 @@ const ZONES = {
 } as const;
 type Zone = keyof typeof ZONES;
 
-const WEB: Zone[] = ['serverTypesOnly'];
+const WEB: Zone[] = ['serverTypesOnly', 'oneStack'];
 const FEATURE: Zone[] = [...WEB, 'noApp'];
 const APP_WIDE: Zone[] = [...WEB, 'appWide'];
 const BELOW_BFF: Zone[] = ['sandbox', 'bff'];
@@ -86,7 +100,11 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
       '@payments/shared',
     ],
   },
-  { file: 'web/src/main.tsx', zones: WEB, allows: ['web/src/app/router.tsx'] },
+  {
+    file: 'web/src/main.tsx',
+    zones: WEB,
+    allows: ['web/src/app/router.tsx', 'react-router', 'react-router/dom'],
+  },
   { file: 'web/vite.config.ts', zones: WEB, allows: ['vite'] },
   {
     file: 'web/src/features/auth/components/x.tsx',
@@ -101,7 +119,13 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
   {
     file: 'web/src/features/payments/list/x.ts',
     zones: [...FEATURE, 'noAuth', 'noCompanies'],
-    allows: [APP_TYPE, 'web/src/features/payments/view/list-view.ts', 'web/src/config/paths.ts'],
+    allows: [
+      APP_TYPE,
+      'web/src/features/payments/view/list-view.ts',
+      'web/src/config/paths.ts',
+      'react-router',
+      '@tanstack/react-table',
+    ],
   },
   {
     file: 'web/src/features/payments/view/x.ts',
@@ -114,7 +138,11 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
     allows: ['web/src/features/payments/view/list-view.ts'],
   },
   { file: 'web/src/components/x.tsx', zones: APP_WIDE, allows: ['web/src/lib/api-error.ts'] },
-  { file: 'web/src/lib/x.ts', zones: APP_WIDE, allows: [APP_TYPE, 'web/src/config/paths.ts'] },
+  {
+    file: 'web/src/lib/x.ts',
+    zones: APP_WIDE,
+    allows: [APP_TYPE, 'web/src/config/paths.ts', 'react-router'],
+  },
   { file: 'web/src/config/x.ts', zones: APP_WIDE, allows: ['@payments/shared'] },
   { file: 'server/src/config/x.ts', zones: BELOW_BFF, allows: ['server/src/upstream/index.ts'] },
   { file: 'server/src/shared-state/x.ts', zones: BELOW_BFF, allows: ['redis'] },
