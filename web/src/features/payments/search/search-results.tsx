@@ -7,8 +7,8 @@ import { createRowMerger } from '../list/merge-rows.ts';
 import { PaymentsTable, type TableRows } from '../list/payments-table.tsx';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
+import { searchQueryKey } from '../view/query-keys.ts';
 import { useSearch } from './get-search.ts';
-import { searchQueryKey } from './search-cache.ts';
 import { type SearchState, searchedSoFar, searchHeadline } from './search-status.ts';
 
 interface Props {

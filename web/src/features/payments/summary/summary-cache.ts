@@ -1,17 +1,13 @@
 import type { Summary } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
-import { filtersKey, type ListView } from '../view/list-view.ts';
+import type { ListView } from '../view/list-view.ts';
+import { summaryQueryKey } from '../view/query-keys.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
 export interface SummaryProgress {
   counted: number;
   summary: Summary | null;
-}
-
-/** One count per set of filters: the page size does not change what is counted. */
-export function summaryQueryKey(view: ListView) {
-  return ['summary', ...filtersKey(view)] as const;
 }
 
 /**
