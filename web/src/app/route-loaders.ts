@@ -22,11 +22,18 @@ function here(request: Request): string {
  */
 export function signedInLoader(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
+    // Signed in as far as the page can tell: the config travels beside the session check, not after it.
+    if (signedInHint()) void queryClient.prefetchQuery(appConfigQueryOptions);
     const session = await queryClient.ensureQueryData(sessionQueryOptions);
     if (session === null) throw redirect(signInPath(here(request)));
     await queryClient.ensureQueryData(appConfigQueryOptions);
     return null;
   };
+}
+
+/** The BFF's readable hint, set and cleared with the session cookie (which scripts cannot read). */
+function signedInHint(): boolean {
+  return document.cookie.includes(`${SIGNED_IN_HINT_COOKIE}=1`);
 }
 
 let firstView = true;
@@ -42,8 +49,8 @@ export function paymentsLoader(queryClient: QueryClient) {
   return async ({ request }: LoaderFunctionArgs) => {
     const first = firstView;
     firstView = false;
-    // Signed out (the BFF's readable hint goes with the session cookie): no data request to be refused.
-    if (!document.cookie.includes(`${SIGNED_IN_HINT_COOKIE}=1`)) return null;
+    // Signed out: no data request to be refused.
+    if (!signedInHint()) return null;
     const view = parseListView(new URL(request.url).searchParams);
     const page = listsRows(view) ? queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)) : undefined;
     if (!first) return null;

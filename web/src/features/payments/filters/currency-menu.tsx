@@ -1,7 +1,7 @@
 import { startTransition, useMemo, useOptimistic } from 'react';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
-import { useCountedSummary } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
+import { useCountedSummary } from '../view/summary-cache.ts';
 import { currencyOptions } from './currency-options.ts';
 
 /**

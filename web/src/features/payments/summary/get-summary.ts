@@ -5,8 +5,8 @@ import { ApiError } from '../../../lib/api-error.ts';
 import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
 import { type ListView, rangeInverted } from '../view/list-view.ts';
 import { summaryQueryKey } from '../view/query-keys.ts';
+import type { SummaryProgress } from '../view/summary-cache.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
-import type { SummaryProgress } from './summary-cache.ts';
 
 function badEvent(what: string): ApiError {
   return new ApiError(200, 'bad_response', `the summary stream sent ${what}`);

@@ -3,12 +3,12 @@ import { Link } from 'react-router';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.ts';
+import { settledLabel, timeOfDay } from '../fields/figures-provenance.ts';
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
 import { DailyChart } from './daily-chart.tsx';
-import { settledLabel, timeOfDay } from './figures-provenance.ts';
 import { useSummary } from './get-summary.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
 

@@ -2,10 +2,10 @@ import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } f
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
-import { type ListPage, listPageSchema } from '../list/get-payments.ts';
 import type { ListView } from '../view/list-view.ts';
 import { searchQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
+import { type ListPage, listPageSchema } from './get-payments.ts';
 import type { SearchProgress } from './search-cache.ts';
 
 type SearchUpdate = Partial<Omit<SearchProgress, 'pages'>> & { page?: ListPage };

@@ -1,8 +1,8 @@
 import type { Summary } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
-import type { ListView } from '../view/list-view.ts';
-import { summaryQueryKey } from '../view/query-keys.ts';
+import type { ListView } from './list-view.ts';
+import { summaryQueryKey } from './query-keys.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
 export interface SummaryProgress {
