@@ -4,7 +4,6 @@ import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { safeNext, signInPath } from '../config/paths.ts';
 import { sessionQueryOptions } from '../features/auth/api/get-session.ts';
 import { paymentsQueryOptions } from '../features/payments/list/get-payments.ts';
-import { loadDeferredParts } from '../features/payments/load-deferred-parts.ts';
 import { listsRows, parseListView } from '../features/payments/view/list-view.ts';
 import { appConfigQueryOptions } from '../lib/app-config.ts';
 
@@ -54,8 +53,6 @@ export function paymentsLoader(queryClient: QueryClient) {
     const view = parseListView(new URL(request.url).searchParams);
     const page = listsRows(view) ? queryClient.prefetchInfiniteQuery(paymentsQueryOptions(view)) : undefined;
     if (!first) return null;
-    // The summary's code travels with the first page; its count is asked for once the rows are drawn.
-    void loadDeferredParts();
     await Promise.race([page, new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_WAIT_MS))]);
     return null;
   };

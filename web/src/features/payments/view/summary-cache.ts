@@ -13,7 +13,7 @@ export interface SummaryProgress {
 /**
  * A value picked from the view's summary as it is in the cache, drawn again only when that value changes. Read
  * from the cache, not through a query of its own: the stream reader is not part of the first view
- * (app/first-requests.ts and the summary bar load it and ask), and an observer without it would leave the query
+ * (the summary bar, in the deferred chunk, loads it and asks), and an observer without it would leave the query
  * options without a way to fetch for the next refetch.
  */
 function useSummaryCache<T>(view: ListView, pick: (progress: SummaryProgress | undefined) => T): T {
