@@ -32,7 +32,7 @@ const args = (path: string) => ({
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  document.cookie = `${SIGNED_IN_HINT_COOKIE}=; max-age=0`;
+  vi.restoreAllMocks();
 });
 
 describe('the route loaders', () => {
@@ -49,7 +49,8 @@ describe('the route loaders', () => {
   });
 
   it('start the first page of the view the address names, keyed on its filters, once signed in', async () => {
-    document.cookie = `${SIGNED_IN_HINT_COOKIE}=1`;
+    // the BFF's readable hint that a session cookie is set
+    vi.spyOn(document, 'cookie', 'get').mockReturnValue(`${SIGNED_IN_HINT_COOKIE}=1`);
     const asked = serve();
     const client = createQueryClient();
     const loader = paymentsLoader(client);
