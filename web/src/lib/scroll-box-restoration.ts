@@ -16,6 +16,8 @@ function readPositions(): Map<string, number> {
 }
 
 let positions: Map<string, number> | undefined;
+/** React Router's key for a history entry it did not make (a page opened from an address or a link). */
+const FRESH_ENTRY = 'default';
 
 function remember(key: string, top: number): void {
   positions ??= readPositions();
@@ -42,18 +44,21 @@ function savePositions(): void {
  * as they go, which loads the next page, and so on). A new entry (a link, a filter) keeps what the box shows.
  */
 export function useScrollBoxRestoration(box: RefObject<HTMLElement | null>, ready: boolean): void {
-  const { key } = useLocation();
+  const { key, pathname, search } = useLocation();
+  // A page opened from an address has no entry of its own ('default', in every such page): its address stands
+  // in, so another address's list position is never brought back there.
+  const entry = key === FRESH_ENTRY ? `${FRESH_ENTRY}:${pathname}${search}` : key;
   const navigationType = useNavigationType();
   // The entry the box's scrolling belongs to: set in the commit of a navigation, before the browser reports the
   // scroll its new content causes, which then counts for the new entry, not the one left.
-  const current = useRef(key);
+  const current = useRef(entry);
   const pending = useRef<number | null>(null);
 
   useLayoutEffect(() => {
-    current.current = key;
+    current.current = entry;
     positions ??= readPositions();
-    pending.current = navigationType === 'POP' ? (positions.get(key) ?? null) : null;
-  }, [key, navigationType]);
+    pending.current = navigationType === 'POP' ? (positions.get(entry) ?? null) : null;
+  }, [entry, navigationType]);
 
   useLayoutEffect(() => {
     const element = box.current;
