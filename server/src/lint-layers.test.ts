@@ -8,6 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIOME = join(ROOT, 'node_modules', '.bin', 'biome');
 
+function capabilityZones<Name extends string>(files: Record<Name, string>) {
+  return Object.fromEntries(
+    Object.entries(files).map(([name, file]) => [
+      name,
+      { says: 'a capability imports only view/, fields/ and list/', refuses: [file] },
+    ]),
+  ) as Record<Name, { says: string; refuses: string[] }>;
+}
+
 /** Each zone of biome.json, by a phrase of its message and imports it refuses (repository paths or packages). */
 const ZONES = {
   workspace: {
@@ -25,6 +34,20 @@ const ZONES = {
     refuses: ['@payments/server/bff', '@payments/server/sandbox', 'server/src/runtime/serve.ts'],
   },
   noApp: { says: 'features never import each other nor app/', refuses: ['web/src/app/router.tsx'] },
+  oneStack: {
+    says: 'routes with react-router and models its table with @tanstack/react-table',
+    refuses: [
+      'react-router-dom',
+      '@tanstack/react-router',
+      'wouter',
+      'history',
+      '@tanstack/table-core',
+      'react-table',
+      'ag-grid-react',
+      '@mui/x-data-grid',
+      'web/src/lib/history-router.tsx',
+    ],
+  },
   noAuth: { says: 'features never import each other', refuses: ['web/src/features/auth/api/get-session.ts'] },
   noCompanies: {
     says: 'features never import each other',
@@ -45,6 +68,14 @@ const ZONES = {
       'web/src/features/payments/search/search-cache.ts',
     ],
   },
+  // inside features/payments: a capability imports only view/, fields/ and list/, and its own folder
+  ...capabilityZones({
+    noSummary: 'web/src/features/payments/summary/get-summary.ts',
+    noExport: 'web/src/features/payments/export/use-export-payments.ts',
+    noDetail: 'web/src/features/payments/detail/find-payment.ts',
+    noFilters: 'web/src/features/payments/filters/date-presets.ts',
+    noSearch: 'web/src/features/payments/search/search-status.ts',
+  }),
   appWide: {
     says: 'they import no feature and not app/',
     refuses: ['web/src/features/auth/api/get-session.ts', 'web/src/app/router.tsx'],
@@ -58,12 +89,19 @@ const ZONES = {
     refuses: ['server/src/bff/create-bff.ts', 'server/src/bff/auth/index.ts', '@payments/server/bff'],
   },
   config: { says: 'neither the configuration', refuses: ['server/src/config/settings.ts'] },
-} as const;
+};
 type Zone = keyof typeof ZONES;
 
-const WEB: Zone[] = ['serverTypesOnly'];
+const WEB: Zone[] = ['serverTypesOnly', 'oneStack'];
 const FEATURE: Zone[] = [...WEB, 'noApp'];
 const APP_WIDE: Zone[] = [...WEB, 'appWide'];
+const PAYMENTS: Zone[] = [...FEATURE, 'noAuth', 'noCompanies'];
+/** What every capability of features/payments may import of the others: view/, fields/ and list/. */
+const SHARED_PARTS = [
+  'web/src/features/payments/view/list-view.ts',
+  'web/src/features/payments/fields/number-text.ts',
+  'web/src/features/payments/list/get-payments.ts',
+];
 const BELOW_BFF: Zone[] = ['sandbox', 'bff'];
 const APP_TYPE = 'type AppType from @payments/server/bff';
 
@@ -86,7 +124,11 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
       '@payments/shared',
     ],
   },
-  { file: 'web/src/main.tsx', zones: WEB, allows: ['web/src/app/router.tsx'] },
+  {
+    file: 'web/src/main.tsx',
+    zones: WEB,
+    allows: ['web/src/app/router.tsx', 'react-router', 'react-router/dom'],
+  },
   { file: 'web/vite.config.ts', zones: WEB, allows: ['vite'] },
   {
     file: 'web/src/features/auth/components/x.tsx',
@@ -100,8 +142,39 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
   },
   {
     file: 'web/src/features/payments/list/x.ts',
-    zones: [...FEATURE, 'noAuth', 'noCompanies'],
-    allows: [APP_TYPE, 'web/src/features/payments/view/list-view.ts', 'web/src/config/paths.ts'],
+    zones: [...PAYMENTS, 'noSummary', 'noExport', 'noDetail', 'noFilters', 'noSearch'],
+    allows: [
+      APP_TYPE,
+      'web/src/features/payments/view/list-view.ts',
+      'web/src/config/paths.ts',
+      'react-router',
+      '@tanstack/react-table',
+    ],
+  },
+  {
+    file: 'web/src/features/payments/summary/x.ts',
+    zones: [...PAYMENTS, 'noExport', 'noDetail', 'noFilters', 'noSearch'],
+    allows: [...SHARED_PARTS, 'web/src/features/payments/summary/daily-series.ts'],
+  },
+  {
+    file: 'web/src/features/payments/export/x.tsx',
+    zones: [...PAYMENTS, 'noSummary', 'noDetail', 'noFilters', 'noSearch'],
+    allows: [...SHARED_PARTS, 'web/src/features/payments/export/export-columns.ts'],
+  },
+  {
+    file: 'web/src/features/payments/detail/x.test.tsx',
+    zones: [...PAYMENTS, 'noSummary', 'noExport', 'noFilters', 'noSearch'],
+    allows: [...SHARED_PARTS, 'web/src/features/payments/detail/find-payment.ts'],
+  },
+  {
+    file: 'web/src/features/payments/filters/x.tsx',
+    zones: [...PAYMENTS, 'noSummary', 'noExport', 'noDetail', 'noSearch'],
+    allows: [...SHARED_PARTS, 'web/src/features/payments/filters/date-presets.ts'],
+  },
+  {
+    file: 'web/src/features/payments/search/x.ts',
+    zones: [...PAYMENTS, 'noSummary', 'noExport', 'noDetail', 'noFilters'],
+    allows: [...SHARED_PARTS, 'web/src/features/payments/search/search-status.ts'],
   },
   {
     file: 'web/src/features/payments/view/x.ts',
@@ -114,7 +187,11 @@ const FOLDERS: { file: string; zones: Zone[]; allows: string[] }[] = [
     allows: ['web/src/features/payments/view/list-view.ts'],
   },
   { file: 'web/src/components/x.tsx', zones: APP_WIDE, allows: ['web/src/lib/api-error.ts'] },
-  { file: 'web/src/lib/x.ts', zones: APP_WIDE, allows: [APP_TYPE, 'web/src/config/paths.ts'] },
+  {
+    file: 'web/src/lib/x.ts',
+    zones: APP_WIDE,
+    allows: [APP_TYPE, 'web/src/config/paths.ts', 'react-router'],
+  },
   { file: 'web/src/config/x.ts', zones: APP_WIDE, allows: ['@payments/shared'] },
   { file: 'server/src/config/x.ts', zones: BELOW_BFF, allows: ['server/src/upstream/index.ts'] },
   { file: 'server/src/shared-state/x.ts', zones: BELOW_BFF, allows: ['redis'] },

@@ -117,7 +117,7 @@ test('the drawer steps through the loaded payments, copies its link, and j and k
   await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[1] ?? '');
   await expect(drawer).toContainText('2 of');
 
-  await drawer.getByRole('button', { name: 'Next' }).click();
+  await drawer.getByRole('link', { name: 'Next' }).click();
   await expect(drawer.locator('dd[data-field="id"]')).toHaveText(ids[2] ?? '');
   await expect(page).toHaveURL(new RegExp(`/payments/${ids[2]}\\?company=acme-eu&status=COMPLETED$`));
   await page.keyboard.press('j');

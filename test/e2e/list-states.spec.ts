@@ -64,7 +64,7 @@ test('a first page that fails is asked for twice at most, then shown with a Retr
   await page.goto('/?limit=25');
   await expect(page.getByRole('alert')).toContainText('The payments service is not answering right now');
   await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
-  // The request made before the app draws (app/first-requests.ts), and the list's own once it is drawn; the
+  // The request the list route's loader makes as the page loads, and the list's own once it is drawn; the
   // signed-in area does not add a third.
   expect(asked).toEqual([null, null]);
   await page.getByRole('button', { name: 'Retry' }).click();

@@ -104,7 +104,7 @@ for (const width of [320, 390, 768, 1024, 1440, 1920]) {
       await keep(page, testInfo, `summary-${width}`);
 
       await page.locator('.company-switcher__button').click();
-      await page.getByRole('button', { name: 'Acme Europe B.V. and its subsidiaries' }).click();
+      await page.getByRole('link', { name: 'Acme Europe B.V. and its subsidiaries' }).click();
       await expect(page).toHaveURL(/[?&]group=true/);
       await counted(page);
       await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();

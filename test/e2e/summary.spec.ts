@@ -38,7 +38,7 @@ test('the summary counts what the sandbox holds, in all and per status, and the 
   expect(statuses.size).toBeGreaterThan(1);
   const shown = await summary
     .getByRole('list', { name: 'Payments per status' })
-    .getByRole('button')
+    .getByRole('link')
     .allTextContents();
   expect(shown.map((text) => text.replace(/\s+/g, ' ').trim()).sort()).toEqual(
     [...statuses].map(([status, n]) => `${status} ${count.format(n)}`).sort(),
@@ -53,15 +53,15 @@ test('a count per status filters the list by that status, and the figures follow
   expect(failed.length).toBeGreaterThan(0);
   await page.goto('/?company=acme-jp');
   const summary = page.getByRole('region', { name: 'Summary' });
-  const button = summary.getByRole('button', { name: `FAILED ${count.format(failed.length)}` });
-  await expect(button).toBeVisible({ timeout: 20_000 });
-  await button.click();
+  const link = summary.getByRole('link', { name: `FAILED ${count.format(failed.length)}` });
+  await expect(link).toBeVisible({ timeout: 20_000 });
+  await link.click();
   await expect(page).toHaveURL(/[?&]status=FAILED/);
   await expect(page.getByRole('combobox', { name: 'Status' })).toHaveValue('FAILED');
   await expect(summary.getByTestId('summary-count')).toHaveText(`${count.format(failed.length)} payments`, {
     timeout: 20_000,
   });
-  await expect(button).toHaveAttribute('aria-pressed', 'true');
+  await expect(link).toHaveAttribute('aria-current', 'true');
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
   const ids = await renderedIds(page);
   expect(ids.slice(0, 10)).toEqual(failed.slice(0, Math.min(10, ids.length)).map((p) => p.id));

@@ -1,36 +1,69 @@
-import { lazy, Suspense } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
 import { PageLoading } from '../components/page-loading.tsx';
 import { paths } from '../config/paths.ts';
-import { BrowserRouter, Route, Routes } from '../lib/history-router.tsx';
+import { DeepLinkedPayment } from '../features/payments/detail/deep-linked-payment.tsx';
+import { paymentsLoader, signedInLoader, signInLoader } from './route-loaders.ts';
+import { NotFound } from './routes/not-found.tsx';
 import { PaymentsRoute } from './routes/payments.tsx';
+import { RouteError } from './routes/route-error.tsx';
 import { SignedInLayout } from './routes/signed-in-layout.tsx';
 
-// Signed-in users arrive at the list: the sign-in page loads only when it is needed.
-const SignInRoute = lazy(() => import('./routes/sign-in.tsx'));
+function FirstLoading() {
+  return <PageLoading label="Loading the dashboard…" />;
+}
+
+function Root() {
+  return (
+    <>
+      <ScrollRestoration />
+      <Outlet />
+    </>
+  );
+}
 
 /**
- * Declarative routes, drawn by the app's own router (lib/history-router.tsx): the app loads its data with TanStack
- * Query, so of a router it needs only paths, the query and history, not loaders or actions.
+ * The app's routes, as a React Router data router: each route's loader starts its data in the query cache
+ * (route-loaders.ts), the components read it from there. The sign-in page loads only when it is needed; the
+ * parts of the list that are not its first view come with the deferred chunk (features/payments/deferred-parts.ts).
  */
-export function AppRouter() {
-  return (
-    <BrowserRouter>
-      <Routes>
-        <Route
-          path={paths.signIn}
-          element={
-            <Suspense fallback={<PageLoading label="Loading…" />}>
-              <SignInRoute />
-            </Suspense>
-          }
-        />
-        <Route element={<SignedInLayout />}>
-          {/* one component for the list with and without the drawer, so opening a payment keeps the table */}
-          <Route path={paths.payments} element={<PaymentsRoute />} />
-          <Route path={paths.paymentPattern} element={<PaymentsRoute />} />
-          <Route path="*" element={null} />
-        </Route>
-      </Routes>
-    </BrowserRouter>
-  );
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter([
+    {
+      element: <Root />,
+      HydrateFallback: FirstLoading,
+      errorElement: <RouteError />,
+      children: [
+        {
+          path: paths.signIn,
+          loader: signInLoader(queryClient),
+          lazy: async () => ({ Component: (await import('./routes/sign-in.tsx')).default }),
+          errorElement: <RouteError />,
+        },
+        {
+          id: 'signed-in',
+          loader: signedInLoader(queryClient),
+          element: <SignedInLayout />,
+          errorElement: <RouteError title="The dashboard could not start" />,
+          children: [
+            {
+              // one route for the list with and without the drawer (its child), so opening a payment keeps the table
+              path: paths.payments,
+              loader: paymentsLoader(queryClient),
+              element: <PaymentsRoute />,
+              errorElement: <RouteError />,
+              children: [
+                {
+                  path: paths.paymentPattern,
+                  element: <DeepLinkedPayment />,
+                  errorElement: <RouteError title="This payment could not be shown" />,
+                },
+              ],
+            },
+          ],
+        },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ]);
 }

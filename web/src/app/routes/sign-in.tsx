@@ -1,8 +1,9 @@
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { safeNext } from '../../config/paths.ts';
 import { useSession } from '../../features/auth/api/get-session.ts';
 import { SignInForm } from '../../features/auth/components/sign-in-form.tsx';
 import { idleNotice, readIdleSignOut } from '../../features/auth/idle/idle-sign-out.ts';
-import { Navigate, useLocation, useNavigate, useSearchParams } from '../../lib/history-router.tsx';
+import { usePageTitle } from '../../lib/page-title.ts';
 
 const NOTICES: Record<string, string> = {
   expired: 'Your session has ended. Sign in again to continue where you were.',
@@ -15,6 +16,7 @@ export default function SignInRoute() {
   const next = safeNext(params.get('next'));
   const session = useSession();
   const location = useLocation();
+  usePageTitle(['Sign in']);
   if (session.data) return <Navigate to={next} replace />;
   const reason = params.get('reason') ?? '';
   // After an idle sign-out, the history entry says whose session it was and after how long (idle-sign-out.ts).
@@ -24,7 +26,7 @@ export default function SignInRoute() {
       <SignInForm
         notice={reason === 'idle' ? idleNotice(idle) : (NOTICES[reason] ?? null)}
         initialUsername={idle?.username ?? ''}
-        onSignedIn={() => navigate(next, { replace: true })}
+        onSignedIn={() => void navigate(next, { replace: true })}
       />
     </main>
   );

@@ -1,23 +1,22 @@
 import type { AppConfig } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from 'react-router';
 import { EnvironmentBadge } from '../../components/environment-badge.tsx';
-import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PageLoading } from '../../components/page-loading.tsx';
-import { isListPath, paths, signInPath } from '../../config/paths.ts';
+import { paths, signInPath } from '../../config/paths.ts';
 import { sessionQueryOptions, useSession } from '../../features/auth/api/get-session.ts';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { idleSignOutState } from '../../features/auth/idle/idle-sign-out.ts';
 import { IdleWarning } from '../../features/auth/idle/load-idle-warning.tsx';
-import { paymentsQueryOptions } from '../../features/payments/list/get-payments.ts';
-import { listsRows, parseListView } from '../../features/payments/view/list-view.ts';
-import { errorMessage } from '../../lib/api-error.ts';
 import { appConfigQueryOptions, useAppConfig } from '../../lib/app-config.ts';
-import { Navigate, Outlet, useLocation, useNavigate, useOutletContext } from '../../lib/history-router.tsx';
 import { resetSessionClock } from '../../lib/session-clock.ts';
 import { onSessionExpired, type SessionEnd } from '../../lib/session-expiry.ts';
 
-/** Everything behind sign-in: checks the session, loads the config, draws the header, reacts to expiry. */
+/**
+ * Everything behind sign-in: draws the header and reacts to the session's end. Its loader (route-loaders.ts) has
+ * the session and the config in the cache before it is drawn, or sent the visitor to sign in.
+ */
 export function SignedInLayout() {
   const session = useSession();
   const signedIn = session.data != null;
@@ -49,59 +48,20 @@ export function SignedInLayout() {
           : { to: signInPath(at, 'expired') };
       queryClient.clear();
       resetSessionClock();
-      navigate(ended.current.to, { replace: true, state: ended.current.state });
+      void navigate(ended.current.to, { replace: true, state: ended.current.state });
     },
     [navigate, queryClient],
   );
   useEffect(() => onSessionExpired(leave), [leave]);
 
-  // The first page of the list is asked for together with the session and the config, not after them; only on
-  // arrival, later views are fetched by the list itself. Not when it has been asked for already (on a page load,
-  // app/first-requests.ts did): a first page that failed then is asked once more by the list as it mounts, and
-  // a third request from here would only add load to a service that is failing.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per mount of the signed-in area, once signed in
-  useEffect(() => {
-    if (!signedIn || !isListPath(location.pathname)) return;
-    const view = parseListView(new URLSearchParams(location.search));
-    const firstPage = paymentsQueryOptions(view);
-    if (listsRows(view) && queryClient.getQueryState(firstPage.queryKey) === undefined)
-      void queryClient.prefetchInfiniteQuery(firstPage);
-  }, [signedIn]);
-
-  useEffect(() => {
-    if (config.data)
-      document.title = config.data.environment === 'sandbox' ? 'Payments · SANDBOX' : 'Payments';
-  }, [config.data]);
-
   if (session.isSuccess && session.data === null) {
     const to = ended.current ?? { to: signInPath(here, wasSignedIn.current ? 'expired' : undefined) };
     return <Navigate to={to.to} state={to.state} replace />;
   }
-  if (session.isPending || (signedIn && config.isPending))
-    return <PageLoading label="Loading the dashboard…" />;
-  if (session.isError || config.isError || !config.data || !session.data) {
-    return (
-      <main className="page">
-        <ErrorPanel
-          title="The dashboard could not start"
-          message={errorMessage(session.error ?? config.error)}
-        >
-          <button
-            type="button"
-            className="button"
-            onClick={() => void (session.isError ? session.refetch() : config.refetch())}
-          >
-            Retry
-          </button>
-        </ErrorPanel>
-      </main>
-    );
-  }
-  if (!isListPath(location.pathname)) {
-    return <Navigate to={paths.payments} replace />;
-  }
+  // between the cache being cleared at the session's end and the page leaving
+  if (!config.data || !session.data) return <PageLoading label="Loading the dashboard…" />;
 
-  const signedOut = () => navigate(signInPath(paths.payments, 'signed-out'));
+  const signedOut = () => void navigate(signInPath(paths.payments, 'signed-out'));
   return (
     <div className={`app app--${config.data.environment}`}>
       <header className="app__header">

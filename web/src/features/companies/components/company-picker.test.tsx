@@ -15,7 +15,13 @@ function open(company = 'root', group = false) {
   const onChoose = vi.fn();
   const onClose = vi.fn();
   render(
-    <CompanyPicker companies={companies} value={{ company, group }} onChoose={onChoose} onClose={onClose} />,
+    <CompanyPicker
+      companies={companies}
+      value={{ company, group }}
+      hrefOf={(choice) => `/?company=${choice.company}${choice.group ? '&group=true' : ''}`}
+      onChoose={onChoose}
+      onClose={onClose}
+    />,
   );
   return { onChoose, onClose, search: screen.getByRole('combobox', { name: 'Search companies' }) };
 }
@@ -41,7 +47,7 @@ describe('CompanyPicker', () => {
 
   it('offers "<name> and its subsidiaries" for each company that has some, as a choice of its own', () => {
     const { onChoose, search } = open();
-    const groups = screen.getAllByRole('button', { name: /and its subsidiaries$/ });
+    const groups = screen.getAllByRole('link', { name: /and its subsidiaries$/ });
     expect(groups.map((group) => group.textContent)).toEqual([
       'Acme Group and its subsidiaries',
       'Acme Europe and its subsidiaries',
@@ -56,9 +62,24 @@ describe('CompanyPicker', () => {
 
   it('chooses a group by click, not the company whose row holds it', () => {
     const { onChoose } = open();
-    fireEvent.click(screen.getByRole('button', { name: 'Acme Europe and its subsidiaries' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Acme Europe and its subsidiaries' }));
     expect(onChoose).toHaveBeenCalledTimes(1);
     expect(onChoose).toHaveBeenCalledWith({ company: 'eu', group: true });
+  });
+
+  it('each choice is a link to its list, which a modified click leaves to the browser (a new tab)', () => {
+    const { onChoose } = open();
+    const europe = screen.getByRole('link', { name: /^Acme Europe\s*eu$/ });
+    expect(europe.getAttribute('href')).toBe('/?company=eu');
+    const group = screen.getByRole('link', { name: 'Acme Europe and its subsidiaries' });
+    expect(group.getAttribute('href')).toBe('/?company=eu&group=true');
+    // not prevented: the browser opens the link where the modifier says
+    expect(fireEvent.click(europe, { ctrlKey: true })).toBe(true);
+    expect(fireEvent.click(group, { metaKey: true })).toBe(true);
+    expect(onChoose).not.toHaveBeenCalled();
+    // a plain click is the app's: prevented, and chosen in place
+    expect(fireEvent.click(europe)).toBe(false);
+    expect(onChoose).toHaveBeenCalledWith({ company: 'eu', group: false });
   });
 
   it('opens a group view on its group choice', () => {
@@ -78,7 +99,7 @@ describe('CompanyPicker', () => {
       '3',
     ]);
     // ancestors shown for context offer no group
-    expect(screen.queryAllByRole('button', { name: /subsidiaries/ })).toEqual([]);
+    expect(screen.queryAllByRole('link', { name: /subsidiaries/ })).toEqual([]);
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(onChoose).toHaveBeenCalledWith({ company: 'fr', group: false });
   });

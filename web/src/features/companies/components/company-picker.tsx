@@ -1,13 +1,20 @@
 import type { Company } from '@payments/shared';
-import { type CSSProperties, type KeyboardEvent, useId, useMemo, useState } from 'react';
+import { type CSSProperties, type KeyboardEvent, type MouseEvent, useId, useMemo, useState } from 'react';
 import { type CompanySelection, GROUP_SUFFIX } from '../utils/company-selection.ts';
 import { type CompanyChoice, companyChoices, companyTree, filterCompanyTree } from '../utils/company-tree.ts';
 
 interface Props {
   companies: readonly Company[];
   value: CompanySelection;
+  /** The address of the list of a choice: each choice is a link too (a new tab, a copied link). */
+  hrefOf: (selection: CompanySelection) => string;
   onChoose: (selection: CompanySelection) => void;
   onClose: () => void;
+}
+
+/** A click the app handles itself; any other (a modifier held, a middle button) is the browser's, on the link. */
+function plainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
 /**
@@ -15,7 +22,7 @@ interface Props {
  * them. Focus stays in the search box; the arrows move the active choice (aria-activedescendant), Enter chooses
  * it, Escape closes.
  */
-export default function CompanyPicker({ companies, value, onChoose, onClose }: Props) {
+export default function CompanyPicker({ companies, value, hrefOf, onChoose, onClose }: Props) {
   const baseId = useId();
   const [query, setQuery] = useState('');
   const tree = useMemo(() => companyTree(companies), [companies]);
@@ -106,28 +113,40 @@ export default function CompanyPicker({ companies, value, onChoose, onClose }: P
               className={`company-tree__item${index === active ? ' is-active' : ''}${node.context ? ' is-context' : ''}`}
               // depth as a custom property: set through CSSOM, which the CSP allows
               style={{ '--depth': node.depth } as CSSProperties}
-              onClick={() => choose(choice)}
+              onClick={(event) => {
+                if (!plainClick(event)) return;
+                event.preventDefault();
+                choose(choice);
+              }}
             >
-              <span className="company-tree__name">{node.company.name}</span>
-              <span className="company-tree__id">{node.company.id}</span>
+              <a
+                className="company-tree__link"
+                href={hrefOf({ company: node.company.id, group: false })}
+                tabIndex={-1}
+              >
+                <span className="company-tree__name">{node.company.name}</span>
+                <span className="company-tree__id">{node.company.id}</span>
+              </a>
               {groupIndex !== null && (
                 // A choice inside the company's row, not a tree item of its own: the tree keeps one item
                 // per company, named by the company alone.
-                <button
+                <a
                   id={choiceId(groupIndex)}
-                  type="button"
+                  href={hrefOf({ company: node.company.id, group: true })}
                   tabIndex={-1}
                   aria-current={value.group && node.company.id === value.company ? 'true' : undefined}
                   data-group-of={node.company.id}
                   className={`company-tree__group${groupIndex === active ? ' is-active' : ''}`}
                   onClick={(event) => {
                     event.stopPropagation();
+                    if (!plainClick(event)) return;
+                    event.preventDefault();
                     choose({ node, group: true });
                   }}
                 >
                   {node.company.name}
                   {GROUP_SUFFIX}
-                </button>
+                </a>
               )}
             </div>
           );

@@ -11,7 +11,14 @@ const companies = [
 afterEach(cleanup);
 
 async function open(onSelect = vi.fn(), company = 'root', group = false) {
-  render(<CompanySwitcher companies={companies} value={{ company, group }} onSelect={onSelect} />);
+  render(
+    <CompanySwitcher
+      companies={companies}
+      value={{ company, group }}
+      hrefOf={() => '/'}
+      onSelect={onSelect}
+    />,
+  );
   fireEvent.click(screen.getByRole('button', { name: /Company/ }));
   // the panel's code arrives after the first view
   return { onSelect, search: await screen.findByRole('combobox', { name: 'Search companies' }) };
@@ -20,12 +27,22 @@ async function open(onSelect = vi.fn(), company = 'root', group = false) {
 describe('CompanySwitcher', () => {
   it('names the current company, or the company and its subsidiaries in a group view', () => {
     render(
-      <CompanySwitcher companies={companies} value={{ company: 'eu', group: true }} onSelect={vi.fn()} />,
+      <CompanySwitcher
+        companies={companies}
+        value={{ company: 'eu', group: true }}
+        hrefOf={() => '/'}
+        onSelect={vi.fn()}
+      />,
     );
     expect(screen.getByRole('button', { name: 'Company Acme Europe and its subsidiaries' })).toBeTruthy();
     cleanup();
     render(
-      <CompanySwitcher companies={companies} value={{ company: 'eu', group: false }} onSelect={vi.fn()} />,
+      <CompanySwitcher
+        companies={companies}
+        value={{ company: 'eu', group: false }}
+        hrefOf={() => '/'}
+        onSelect={vi.fn()}
+      />,
     );
     expect(screen.getByRole('button', { name: 'Company Acme Europe' })).toBeTruthy();
   });
@@ -52,7 +69,7 @@ describe('CompanySwitcher', () => {
     fireEvent.keyDown(search, { key: 'Enter' });
     expect(onSelect).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: /Company/ }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Acme Europe and its subsidiaries' }));
+    fireEvent.click(await screen.findByRole('link', { name: 'Acme Europe and its subsidiaries' }));
     expect(onSelect).toHaveBeenCalledWith({ company: 'eu', group: true });
   });
 });

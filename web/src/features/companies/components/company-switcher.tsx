@@ -23,6 +23,8 @@ function usePicker(): Picker | 'failed' | null {
 interface Props {
   companies: readonly Company[];
   value: CompanySelection;
+  /** The address of the list of a company, or of its group: the choices are links. */
+  hrefOf: (selection: CompanySelection) => string;
   onSelect: (selection: CompanySelection) => void;
 }
 
@@ -30,7 +32,7 @@ interface Props {
  * A button opening a searchable tree of the companies the user may act for, each company with subsidiaries
  * offered with them too (see company-picker.tsx).
  */
-export function CompanySwitcher({ companies, value, onSelect }: Props) {
+export function CompanySwitcher({ companies, value, hrefOf, onSelect }: Props) {
   const [open, setOpen] = useState(false);
   const baseId = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -93,6 +95,7 @@ export function CompanySwitcher({ companies, value, onSelect }: Props) {
             <CompanyPicker
               companies={companies}
               value={value}
+              hrefOf={hrefOf}
               onClose={close}
               onChoose={(selection) => {
                 close();

@@ -1,12 +1,12 @@
 import type { AppConfig } from '@payments/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
-import { useLocation, useNavigate } from '../../../lib/history-router.tsx';
 import { companyNames, paymentCompanyId } from '../fields/company-names.ts';
 import { requestRowFocus } from '../list/row-focus-request.ts';
+import { useSearchRows } from '../list/search-cache.ts';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
-import { useSearchRows } from '../search/search-cache.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { DEFAULT_VIEW, type ListView, listViewQuery } from '../view/list-view.ts';
 import { findPayment } from './find-payment.ts';
@@ -66,7 +66,7 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
       setFound({ ...payment, id: paymentId });
       // the company's whole list: the filters of the view did not hold the payment
       const search = listViewQuery({ ...DEFAULT_VIEW, company: payment.company, limit });
-      navigate(
+      void navigate(
         { pathname: paths.payment(paymentId), search },
         { replace: true, state: { company: payment.company } },
       );
@@ -75,7 +75,7 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   );
 
   const search = listViewQuery(view);
-  const close = useCallback(() => navigate({ pathname: paths.payments, search }), [navigate, search]);
+  const close = useCallback(() => void navigate({ pathname: paths.payments, search }), [navigate, search]);
 
   // Once the drawer is gone, focus goes back to the row it showed (or the first row), never to the page start;
   // the table scrolls to it first when it is not drawn (a payment opened by a link, pages down).
@@ -90,11 +90,10 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   const step = (offset: -1 | 1) => {
     const row = rows[paymentIndex + offset];
     if (paymentIndex < 0 || row === undefined) return undefined;
-    return () =>
-      navigate(
-        { pathname: paths.payment(String(row.id)), search },
-        { replace: true, state: { company: companyIds[paymentIndex + offset] } },
-      );
+    const href = `${paths.payment(String(row.id))}${search}`;
+    const open = () =>
+      void navigate(href, { replace: true, state: { company: companyIds[paymentIndex + offset] } });
+    return { href, open };
   };
 
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
@@ -128,8 +127,8 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
       context={{ timeZone: zone, sourceZone: config.time_zone, amountUnit: config.amount_unit }}
       link={`${window.location.origin}${paths.payment(paymentId)}${search}`}
       position={listed === undefined ? null : { index: paymentIndex, loaded: rows.length }}
-      onPrevious={step(-1)}
-      onNext={step(1)}
+      previous={step(-1)}
+      next={step(1)}
       onClose={close}
     />
   );

@@ -27,7 +27,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderDrawer(steps: { onPrevious?: () => void; onNext?: () => void } = {}) {
+function renderDrawer(
+  steps: { previous?: { href: string; open: () => void }; next?: { href: string; open: () => void } } = {},
+) {
   render(
     <PaymentDrawer
       paymentId="pay_1"
@@ -56,18 +58,25 @@ describe('PaymentDrawer', () => {
     expect([...dialog.querySelectorAll('dd')].some((dd) => dd.textContent?.includes('9765'))).toBe(false);
   });
 
-  it('steps to the payment before or after with its buttons and with k and j, not at either end', () => {
+  it('steps to the payment before or after with its links and with k and j, not at either end', () => {
     const onPrevious = vi.fn();
     const onNext = vi.fn();
-    const dialog = renderDrawer({ onPrevious, onNext });
+    const dialog = renderDrawer({
+      previous: { href: '/payments/pay_0?company=acme', open: onPrevious },
+      next: { href: '/payments/pay_2?company=acme', open: onNext },
+    });
     expect(screen.getByText('2 of 3 loaded')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    const next = screen.getByRole('link', { name: /Next/ });
+    expect(next.getAttribute('href')).toBe('/payments/pay_2?company=acme');
+    expect(fireEvent.click(next)).toBe(false);
+    // a modified click is the browser's: the link opens in a new tab, the drawer stays
+    expect(fireEvent.click(next, { ctrlKey: true })).toBe(true);
     fireEvent.keyDown(dialog, { key: 'j' });
     fireEvent.keyDown(dialog, { key: 'k' });
     fireEvent.keyDown(dialog, { key: 'j', ctrlKey: true });
     expect([onPrevious.mock.calls.length, onNext.mock.calls.length]).toEqual([1, 2]);
     cleanup();
-    renderDrawer({ onNext });
+    renderDrawer({ next: { href: '/payments/pay_2', open: onNext } });
     expect((screen.getByRole('button', { name: /Previous/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 

@@ -19,14 +19,46 @@ interface Props {
   link: string;
   /** Where the payment is among the loaded rows, once found. */
   position: { index: number; loaded: number } | null;
-  /** Opens the payment before or after it among the loaded rows; absent at either end. */
-  onPrevious?: (() => void) | undefined;
-  onNext?: (() => void) | undefined;
+  /** The payment before or after it among the loaded rows: its address, and how to open it here; absent at either end. */
+  previous?: Step | undefined;
+  next?: Step | undefined;
   onClose: () => void;
 }
 
-/** `k` and `j` step through the payments as the buttons do (as in mail readers); not while typing. */
-const STEP_KEYS: Record<string, 'onPrevious' | 'onNext'> = { k: 'onPrevious', j: 'onNext' };
+interface Step {
+  href: string;
+  open: () => void;
+}
+
+/** `k` and `j` step through the payments as the links do (as in mail readers); not while typing. */
+const STEP_KEYS: Record<string, 'previous' | 'next'> = { k: 'previous', j: 'next' };
+
+/**
+ * Previous or Next: a link (opened in a new tab, it shows that payment), opened in place by a plain click; a
+ * disabled button at either end, where there is nothing to link to.
+ */
+function StepLink({ step, keys, children }: { step: Step | undefined; keys: string; children: ReactNode }) {
+  if (!step)
+    return (
+      <button type="button" className="button" disabled aria-keyshortcuts={keys}>
+        {children}
+      </button>
+    );
+  return (
+    <a
+      className="button"
+      href={step.href}
+      aria-keyshortcuts={keys}
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        step.open();
+      }}
+    >
+      {children}
+    </a>
+  );
+}
 
 /**
  * One payment, every field, read as a finance tool reads it (the amount in its currency, the time in the
@@ -75,7 +107,7 @@ export default function PaymentDrawer(props: Props) {
           return;
         event.preventDefault();
         setCopied('idle');
-        step();
+        step.open();
       }}
       // A click on the backdrop lands on the dialog element itself, outside its box: it closes, as Escape does.
       onClick={(event) => {
@@ -97,24 +129,12 @@ export default function PaymentDrawer(props: Props) {
         </button>
       </header>
       <nav className="drawer__steps" aria-label="Loaded payments">
-        <button
-          type="button"
-          className="button"
-          disabled={!props.onPrevious}
-          aria-keyshortcuts="k"
-          onClick={props.onPrevious}
-        >
+        <StepLink step={props.previous} keys="k">
           <span aria-hidden="true">↑</span> Previous
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={!props.onNext}
-          aria-keyshortcuts="j"
-          onClick={props.onNext}
-        >
+        </StepLink>
+        <StepLink step={props.next} keys="j">
           <span aria-hidden="true">↓</span> Next
-        </button>
+        </StepLink>
         {props.position && (
           <span className="hint">
             {formatCount(props.position.index + 1)} of {formatCount(props.position.loaded)} loaded

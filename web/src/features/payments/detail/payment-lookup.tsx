@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { paymentCompanyId } from '../fields/company-names.ts';
 import { formatCount } from '../fields/number-text.ts';
-import { useFind } from '../search/get-search.ts';
+import { useFind } from '../list/walk-streams.ts';
 
 /** A payment found in one of the user's companies. */
 export interface FoundPayment {

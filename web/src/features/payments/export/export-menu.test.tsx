@@ -2,9 +2,9 @@ import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { summaryQueryKey } from '../summary/summary-cache.ts';
 import { chooseZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
+import { summaryQueryKey } from '../view/query-keys.ts';
 import { ExportMenu } from './export-menu.tsx';
 
 const view: ListView = {

@@ -1,7 +1,7 @@
 import { startTransition, useMemo, useOptimistic } from 'react';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
-import { useCountedSummary } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
+import { useCountedSummary } from '../view/summary-cache.ts';
 import { currencyOptions } from './currency-options.ts';
 
 /**
@@ -28,7 +28,7 @@ export function CurrencyMenu({
       ),
     [view.currencies, rows, counted, everyCurrency],
   );
-  // A change of view is a transition (lib/history-router.tsx): the boxes show what was ticked until it is drawn.
+  // A change of view is a transition (React Router's navigations are): the boxes show what was ticked until it is drawn.
   const [ticked, tick] = useOptimistic(view.currencies);
   const choose = (currencies: readonly string[]) =>
     startTransition(() => {

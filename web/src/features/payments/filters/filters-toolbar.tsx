@@ -1,7 +1,7 @@
 import type { AppConfig } from '@payments/shared';
 import { KNOWN_STATUSES } from '@payments/shared/rules';
 import { type ReactNode, Suspense, useMemo, useState } from 'react';
-import { useSearchParams } from '../../../lib/history-router.tsx';
+import { useSearchParams } from 'react-router';
 import { usePaymentRows } from '../list/use-payment-rows.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { activeFilterCount, DEFAULT_VIEW, type ListView, NO_FILTERS } from '../view/list-view.ts';

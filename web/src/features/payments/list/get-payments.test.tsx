@@ -3,7 +3,8 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
-import { paymentsQueryKey, paymentsQueryOptions } from './get-payments.ts';
+import { paymentsQueryKey } from '../view/query-keys.ts';
+import { paymentsQueryOptions } from './get-payments.ts';
 
 const view: ListView = {
   company: 'acme',

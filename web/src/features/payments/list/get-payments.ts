@@ -3,7 +3,8 @@ import { BACKGROUND_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { filtersKey, type ListView } from '../view/list-view.ts';
+import type { ListView } from '../view/list-view.ts';
+import { paymentsQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
 
 /** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
@@ -55,11 +56,6 @@ export async function getPaymentsPage(
     },
   );
   return readJson(response, listPageSchema);
-}
-
-/** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
-export function paymentsQueryKey(view: ListView) {
-  return ['payments', ...filtersKey(view), view.limit] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {

@@ -1,7 +1,8 @@
 import { LIMIT_MAX } from '@payments/shared/rules';
 import { useQuery } from '@tanstack/react-query';
 import type { ListView } from '../view/list-view.ts';
-import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
+import { paymentsQueryKey } from '../view/query-keys.ts';
+import { getPaymentsPage, type ListPage } from './get-payments.ts';
 import { rowIdentity } from './merge-rows.ts';
 
 interface Newer {

@@ -1,8 +1,9 @@
 import type { AppConfig } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserRouter } from '../../../lib/history-router.tsx';
+import { BrowserRouter } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadDeferredParts } from '../load-deferred-parts.ts';
 import { stubTableLayout } from '../testing/table-layout.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { PaymentsList } from './payments-list.tsx';
@@ -29,6 +30,11 @@ interface Page {
   has_more: boolean;
   company_ids?: string[];
 }
+
+// The panels (empty, failed) come with the deferred chunk: in before the tests, as it is soon after a first view.
+beforeAll(async () => {
+  await loadDeferredParts();
+}, 30_000);
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), {

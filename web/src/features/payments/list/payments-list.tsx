@@ -1,11 +1,11 @@
 import type { AppConfig } from '@payments/shared';
-import { type ReactNode, Suspense, useMemo } from 'react';
+import { type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import { isApiError } from '../../../lib/api-error.ts';
 import { companyNames } from '../fields/company-names.ts';
-import { deferredPart } from '../load-deferred-parts.ts';
-import { useCountedSummary } from '../summary/summary-cache.ts';
+import { deferredPart, firstViewIsDrawn } from '../load-deferred-parts.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { activeFilterCount, type ListView, listViewQuery, NO_FILTERS } from '../view/list-view.ts';
+import { useCountedSummary } from '../view/summary-cache.ts';
 import { ListFooter } from './list-footer.tsx';
 import { PaymentsTable } from './payments-table.tsx';
 import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
@@ -41,6 +41,10 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
   // empty only once the list has ended: a page may be empty while more follow
   const empty = !list.awaitingRows && !list.isError && !list.hasNextPage && none;
   const hasFilters = activeFilterCount(view) > 0;
+  const firstView = list.awaitingRows;
+  useEffect(() => {
+    if (!firstView) firstViewIsDrawn();
+  }, [firstView]);
   return (
     <>
       <Suspense fallback={null}>

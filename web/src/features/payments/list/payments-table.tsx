@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from '../../../lib/history-router.tsx';
+import { useNavigate } from 'react-router';
+import { useScrollBoxRestoration } from '../../../lib/scroll-box-restoration.ts';
 import {
   type ColumnVisibility,
   isColumnVisible,
@@ -141,6 +142,8 @@ export function PaymentsTable({
   );
 
   useNextPageLoading(list, lastIndex, limit);
+  // Back and Forward bring back where the list was scrolled in that view
+  useScrollBoxRestoration(scrollRef, rows.length > 0);
 
   // One click handler for every row link, as a router <Link> would do it (plain left click → in-app navigation,
   // replacing the entry when it is the current URL; modified clicks → the browser's own behaviour), without
@@ -161,9 +164,11 @@ export function PaymentsTable({
       event.preventDefault();
       // The address names the payment by its id alone; which company's row was opened travels beside it.
       const company = link?.closest<HTMLElement>('tr')?.dataset.companyId;
-      navigate(to, {
+      void navigate(to, {
         replace: to === `${window.location.pathname}${window.location.search}`,
         state: company === undefined ? null : { company },
+        // the drawer opens over the list, which stays where it is
+        preventScrollReset: true,
       });
     },
     [navigate],

@@ -1,8 +1,7 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import { searchQueryKey } from '../search/search-cache.ts';
-import { summaryQueryKey } from '../summary/summary-cache.ts';
 import type { ListView } from '../view/list-view.ts';
-import { getPaymentsPage, type ListPage, paymentsQueryKey } from './get-payments.ts';
+import { paymentsQueryKey, searchQueryKey, summaryQueryKey } from '../view/query-keys.ts';
+import { getPaymentsPage, type ListPage } from './get-payments.ts';
 
 /**
  * The view again, as it is now: its list from a new first page (a new pagination session), its figures counted

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../../lib/api-error.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
-import { paymentsQueryKey } from './get-payments.ts';
+import { paymentsQueryKey } from '../view/query-keys.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { AppConfig } from '@payments/shared';
-import { type ReactNode, Suspense } from 'react';
-import { deferredPart } from '../load-deferred-parts.ts';
+import { type ReactNode, Suspense, useEffect } from 'react';
+import { deferredPart, firstViewIsDrawn } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 
 const SearchResults = deferredPart('SearchResults');
@@ -14,6 +14,8 @@ interface Props {
 
 /** The matches of the view's search, in place of its list. */
 export function SearchMatches(props: Props) {
+  // the matches are themselves a deferred part: a view that opens on a search asks for the chunk at once
+  useEffect(() => firstViewIsDrawn(), []);
   return (
     <Suspense
       fallback={

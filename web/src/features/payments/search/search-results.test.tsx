@@ -1,8 +1,8 @@
 import type { AppConfig } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { BrowserRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrowserRouter } from '../../../lib/history-router.tsx';
 import { serveEventStreams } from '../testing/event-streams.ts';
 import { stubTableLayout } from '../testing/table-layout.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';

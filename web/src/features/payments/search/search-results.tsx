@@ -5,10 +5,10 @@ import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { companyNames } from '../fields/company-names.ts';
 import { createRowMerger } from '../list/merge-rows.ts';
 import { PaymentsTable, type TableRows } from '../list/payments-table.tsx';
+import { useSearch } from '../list/walk-streams.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery } from '../view/list-view.ts';
-import { useSearch } from './get-search.ts';
-import { searchQueryKey } from './search-cache.ts';
+import { searchQueryKey } from '../view/query-keys.ts';
 import { type SearchState, searchedSoFar, searchHeadline } from './search-status.ts';
 
 interface Props {

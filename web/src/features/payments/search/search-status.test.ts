@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchProgress } from './search-cache.ts';
+import type { SearchProgress } from '../list/search-cache.ts';
 import { searchedSoFar, searchHeadline } from './search-status.ts';
 
 const page = (n: number) => ({

@@ -1,5 +1,5 @@
 import { formatCount } from '../fields/number-text.ts';
-import type { SearchProgress } from './search-cache.ts';
+import type { SearchProgress } from '../list/search-cache.ts';
 
 /** Where a search stands: reading the view, ended (all read, or its limit of matches reached), or stopped. */
 export type SearchState = 'running' | 'done' | 'stopped';

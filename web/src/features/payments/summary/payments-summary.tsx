@@ -6,7 +6,7 @@ import type { ListView } from '../view/list-view.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
 
 // The figures with their chart are not part of the first view: their code comes with the deferred chunk, which
-// app/first-requests.ts asks for while the first rows load.
+// the list route's loader asks for while the first rows load.
 const SummaryBar = deferredPart('SummaryBar');
 
 interface Props {
@@ -14,11 +14,10 @@ interface Props {
   timeZone: string;
   /** The statuses whose totals stand apart as settled ("Completed"). */
   settledStatuses: readonly string[] | undefined;
-  onChange: (next: Partial<ListView>) => void;
 }
 
-/** The view's figures; a status among them filters the list by it. */
-export function PaymentsSummary({ view, timeZone, settledStatuses, onChange }: Props) {
+/** The view's figures; a status among them is a link to the list of that status. */
+export function PaymentsSummary({ view, timeZone, settledStatuses }: Props) {
   // The config the page was drawn from, already loaded: the names of a group's companies.
   const config = useQueryClient().getQueryData(appConfigQueryOptions.queryKey);
   const companyNames = new Map(config?.companies.map((company) => [company.id, company.name]));
@@ -29,7 +28,6 @@ export function PaymentsSummary({ view, timeZone, settledStatuses, onChange }: P
         view={view}
         timeZone={timeZone}
         settledStatuses={settledStatuses}
-        onStatus={(status) => onChange({ status })}
         companyNames={companyNames}
       />
     </Suspense>

@@ -1,6 +1,7 @@
 import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveEventStreams } from '../testing/event-streams.ts';
 import type { ListView } from '../view/list-view.ts';
@@ -41,13 +42,14 @@ const summary: Summary = {
 
 const noRetries = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
 
-function renderBar(onStatus = vi.fn(), shown: ListView = view, client = noRetries()) {
+function renderBar(shown: ListView = view, client = noRetries()) {
   render(
     <QueryClientProvider client={client}>
-      <SummaryBar view={shown} timeZone="UTC" settledStatuses={['COMPLETED']} onStatus={onStatus} />
+      <MemoryRouter>
+        <SummaryBar view={shown} timeZone="UTC" settledStatuses={['COMPLETED']} />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
-  return onStatus;
 }
 
 afterEach(() => {
@@ -75,9 +77,9 @@ describe('SummaryBar', () => {
     expect(screen.getByTestId('summary-progress').textContent).toBe('Counting… 12,300 payments so far');
   });
 
-  it('shows the count, the exact totals as money, and a count per status that filters by it', async () => {
+  it('shows the count, the exact totals as money, and a count per status that links to its list', async () => {
     const counts = serveEventStreams();
-    const onStatus = renderBar();
+    renderBar();
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('progress', { counted: 100 });
     await counts[0]?.send('summary', summary);
@@ -88,10 +90,11 @@ describe('SummaryBar', () => {
     expect(totals.textContent).toContain('¥9,000');
     expect(screen.getByTestId('summary-uninterpreted').textContent).toMatch(/^1 payment with an amount/);
     expect(screen.queryByText(/not complete/)).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'FAILED 344' }));
-    expect(onStatus).toHaveBeenCalledWith('FAILED');
+    expect(screen.getByRole('link', { name: 'FAILED 344' }).getAttribute('href')).toBe(
+      '/?company=acme-eu&group=true&status=FAILED&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-02T23%3A59%3A59',
+    );
     // a payment without a status is counted but offers no filter
-    expect(screen.queryByRole('button', { name: /no status/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /no status/ })).toBeNull();
     expect(screen.getByRole('list', { name: 'Payments per status' }).textContent).toContain('no status 1');
   });
 
@@ -104,15 +107,16 @@ describe('SummaryBar', () => {
     expect(screen.queryByTestId('summary-uninterpreted')).toBeNull();
   });
 
-  it('a pressed status count removes its filter again', async () => {
+  it("the count of the view's status is current, and links to the list without that filter", async () => {
     const counts = serveEventStreams();
-    const onStatus = renderBar(vi.fn(), { ...view, status: 'FAILED' });
+    renderBar({ ...view, status: 'FAILED' });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, by_status: [{ status: 'FAILED', count: 344 }] });
-    const failed = screen.getByRole('button', { name: 'FAILED 344' });
-    expect(failed.getAttribute('aria-pressed')).toBe('true');
-    fireEvent.click(failed);
-    expect(onStatus).toHaveBeenCalledWith(null);
+    const failed = screen.getByRole('link', { name: 'FAILED 344' });
+    expect(failed.getAttribute('aria-current')).toBe('true');
+    expect(failed.getAttribute('href')).toBe(
+      '/?company=acme-eu&group=true&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-02T23%3A59%3A59',
+    );
   });
 
   it('shows why the count failed, and Retry counts again', async () => {
@@ -178,7 +182,7 @@ describe('SummaryBar', () => {
 
   it('with a status chosen, names it on the totals and gives no settled figure', async () => {
     const counts = serveEventStreams();
-    renderBar(vi.fn(), { ...view, status: 'FAILED' });
+    renderBar({ ...view, status: 'FAILED' });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', summary);
     expect(screen.getByTestId('summary-totals').textContent).toMatch(/^FAILED:/);
@@ -188,7 +192,7 @@ describe('SummaryBar', () => {
   it('counts again past the cache, keeping the figures on screen until the new ones arrive', async () => {
     const counts = serveEventStreams();
     const client = noRetries();
-    renderBar(vi.fn(), view, client);
+    renderBar(view, client);
     await waitFor(() => expect(counts).toHaveLength(1));
     expect(counts[0]?.url.searchParams.has('fresh')).toBe(false);
     await counts[0]?.send('summary', summary);
@@ -207,7 +211,7 @@ describe('SummaryBar', () => {
   it('keeps the figures when counting again fails, and says so beside them', async () => {
     const counts = serveEventStreams();
     const client = noRetries();
-    renderBar(vi.fn(), view, client);
+    renderBar(view, client);
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', summary);
     void client.refetchQueries({ queryKey: ['summary'] }).catch(() => undefined);
@@ -238,7 +242,7 @@ describe('SummaryBar', () => {
 
   it('asks nothing for a range that ends before it starts: the date field says why, once', async () => {
     const counts = serveEventStreams();
-    renderBar(vi.fn(), { ...view, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
+    renderBar({ ...view, dateFrom: '2026-05-02T00:00:00', dateTo: '2026-05-01T23:59:59' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(counts).toHaveLength(0);
     expect(screen.queryByRole('region', { name: 'Summary' })).toBeNull();
@@ -277,13 +281,14 @@ describe("SummaryBar's money per status and per company", () => {
     const counts = serveEventStreams();
     render(
       <QueryClientProvider client={noRetries()}>
-        <SummaryBar
-          view={view}
-          timeZone="UTC"
-          settledStatuses={['COMPLETED']}
-          onStatus={vi.fn()}
-          companyNames={new Map([['acme-eu-de', 'ACME Germany']])}
-        />
+        <MemoryRouter>
+          <SummaryBar
+            view={view}
+            timeZone="UTC"
+            settledStatuses={['COMPLETED']}
+            companyNames={new Map([['acme-eu-de', 'ACME Germany']])}
+          />
+        </MemoryRouter>
       </QueryClientProvider>,
     );
     await waitFor(() => expect(counts).toHaveLength(1));

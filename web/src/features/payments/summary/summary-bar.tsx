@@ -1,13 +1,15 @@
 import type { Summary } from '@payments/shared';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { paths } from '../../../config/paths.ts';
 import { errorMessage, isApiError, retryCanHelp } from '../../../lib/api-error.ts';
+import { settledLabel, timeOfDay } from '../fields/figures-provenance.ts';
 import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
 import { DailyChart } from './daily-chart.tsx';
-import { settledLabel, timeOfDay } from './figures-provenance.ts';
 import { useSummary } from './get-summary.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
 
@@ -17,8 +19,6 @@ interface Props {
   timeZone: string;
   /** The statuses whose totals stand apart as settled (config.settled_statuses). */
   settledStatuses: readonly string[] | undefined;
-  /** Applies a status filter, or removes it (null). */
-  onStatus: (status: string | null) => void;
   /** Company names by id, for a group's lines per company; an id stands for a company not named. */
   companyNames?: ReadonlyMap<string, string>;
 }
@@ -29,10 +29,10 @@ function payments(count: number): string {
 
 /**
  * What the view's filters select, counted by the BFF over every page: how many and since when, how much per
- * currency (of every status, and of the settled ones apart), how many per status (each a way to filter by it),
+ * currency (of every status, and of the settled ones apart), how many per status (each a link to the list of that status),
  * and per day. Counted again, the figures on screen stay until the new ones arrive. Loaded after the first rows.
  */
-export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, companyNames }: Props) {
+export default function SummaryBar({ view, timeZone, settledStatuses, companyNames }: Props) {
   const query = useSummary(view);
   // The money per status and per company: asked for, so the figures keep their height when they arrive.
   const [breakdown, setBreakdown] = useState(false);
@@ -96,15 +96,15 @@ export default function SummaryBar({ view, timeZone, settledStatuses, onStatus, 
                     <span className="status-badge status-badge--other">no status</span> {formatCount(count)}
                   </span>
                 ) : (
-                  <button
-                    type="button"
+                  // a link: opened in a new tab or copied, it is the list of that status
+                  <Link
                     className="summary__status"
-                    aria-pressed={view.status === status}
+                    aria-current={view.status === status ? 'true' : undefined}
                     title={view.status === status ? 'Show every status' : `Show only ${status} payments`}
-                    onClick={() => onStatus(view.status === status ? null : status)}
+                    to={`${paths.payments}${listViewQuery({ ...view, status: view.status === status ? null : status })}`}
                   >
                     <StatusBadge status={status} /> {formatCount(count)}
-                  </button>
+                  </Link>
                 )}
               </li>
             ))}
@@ -193,9 +193,11 @@ function CompanyFigures({
         {companies.map((company) => (
           <tr key={company.company_id} data-company-id={company.company_id}>
             <th scope="row">
-              <a href={listViewQuery({ ...view, company: company.company_id, group: false }) || '?'}>
+              <Link
+                to={`${paths.payments}${listViewQuery({ ...view, company: company.company_id, group: false })}`}
+              >
                 {names?.get(company.company_id) ?? company.company_id}
-              </a>
+              </Link>
             </th>
             <td className="summary__amount">{formatCount(company.count)}</td>
             <td>

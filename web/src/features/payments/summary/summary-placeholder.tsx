@@ -1,6 +1,6 @@
 import { formatCount } from '../fields/number-text.ts';
 import type { ListView } from '../view/list-view.ts';
-import { useCountedSoFar } from './summary-cache.ts';
+import { useCountedSoFar } from '../view/summary-cache.ts';
 
 /**
  * The summary while it is counted (and while its code loads): the lines and the chart it will have, empty, so the

@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '@payments/shared/rules';
-import { parseKeepingDigits } from '../../../lib/api-client.ts';
-import { ApiError } from '../../../lib/api-error.ts';
+import { parseKeepingDigits } from './api-client.ts';
+import { ApiError } from './api-error.ts';
 
 /** One event of a `text/event-stream`: its name (`message` when none is given) and its data lines joined. */
 export interface ServerSentEvent {

@@ -2,13 +2,9 @@ import type { Summary } from '@payments/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
-import {
-  type SummaryProgress,
-  summaryQueryKey,
-  useCountedSoFar,
-  useCountedSummary,
-} from './summary-cache.ts';
+import { DEFAULT_VIEW, type ListView } from './list-view.ts';
+import { summaryQueryKey } from './query-keys.ts';
+import { type SummaryProgress, useCountedSoFar, useCountedSummary } from './summary-cache.ts';
 
 afterEach(cleanup);
 

@@ -1,7 +1,8 @@
 import type { Summary } from '@payments/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
-import { filtersKey, type ListView } from '../view/list-view.ts';
+import type { ListView } from './list-view.ts';
+import { summaryQueryKey } from './query-keys.ts';
 
 /** A summary as it streams in: payments counted so far, then the figures. */
 export interface SummaryProgress {
@@ -9,15 +10,10 @@ export interface SummaryProgress {
   summary: Summary | null;
 }
 
-/** One count per set of filters: the page size does not change what is counted. */
-export function summaryQueryKey(view: ListView) {
-  return ['summary', ...filtersKey(view)] as const;
-}
-
 /**
  * A value picked from the view's summary as it is in the cache, drawn again only when that value changes. Read
  * from the cache, not through a query of its own: the stream reader is not part of the first view
- * (app/first-requests.ts and the summary bar load it and ask), and an observer without it would leave the query
+ * (the summary bar, in the deferred chunk, loads it and asks), and an observer without it would leave the query
  * options without a way to fetch for the next refetch.
  */
 function useSummaryCache<T>(view: ListView, pick: (progress: SummaryProgress | undefined) => T): T {

@@ -1,11 +1,12 @@
 import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
-import { type ListPage, listPageSchema } from '../list/get-payments.ts';
-import { eventData, serverSentEvents, streamedProblem } from '../summary/server-sent-events.ts';
+import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
 import type { ListView } from '../view/list-view.ts';
+import { searchQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
-import { type SearchProgress, searchQueryKey } from './search-cache.ts';
+import { type ListPage, listPageSchema } from './get-payments.ts';
+import type { SearchProgress } from './search-cache.ts';
 
 type SearchUpdate = Partial<Omit<SearchProgress, 'pages'>> & { page?: ListPage };
 

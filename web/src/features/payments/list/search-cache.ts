@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
-import type { ListPage } from '../list/get-payments.ts';
-import { createRowMerger, type MergedRows } from '../list/merge-rows.ts';
-import { filtersKey, type ListView } from '../view/list-view.ts';
+import type { ListView } from '../view/list-view.ts';
+import { searchQueryKey } from '../view/query-keys.ts';
+import type { ListPage } from './get-payments.ts';
+import { createRowMerger, type MergedRows } from './merge-rows.ts';
 
 /** A search as it streams in: what it expects to read, what it read, the matches in the order they came. */
 export interface SearchProgress {
@@ -15,11 +16,6 @@ export interface SearchProgress {
   pages: readonly ListPage[];
   /** Set by the stream's last event: matches sent, and false when it stopped at its limit of matches. */
   done: { found: number; complete: boolean } | null;
-}
-
-/** One search per view and text; the page size does not change what is found. */
-export function searchQueryKey(view: ListView) {
-  return ['search', ...filtersKey(view), view.q] as const;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Summary } from '@payments/shared';
 import { dayIn, wallClockIn } from '@payments/shared/date-time';
-import { formatCount } from '../fields/number-text.ts';
+import { formatCount } from './number-text.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

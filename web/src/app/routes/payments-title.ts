@@ -1,0 +1,30 @@
+import type { AppConfig } from '@payments/shared';
+import { GROUP_SUFFIX } from '../../features/companies/utils/company-selection.ts';
+import type { ListView } from '../../features/payments/view/list-view.ts';
+import { pageTitle } from '../../lib/page-title.ts';
+
+/** `FAILED` → `Failed`; a list of them (`AWAITING,FAILED`) → `Awaiting, Failed`. */
+function statusLabel(status: string): string {
+  return status
+    .split(',')
+    .map((one) => one.charAt(0).toUpperCase() + one.slice(1).toLowerCase().replaceAll('_', ' '))
+    .join(', ');
+}
+
+/**
+ * The tab's title for the list: the payment open in the drawer (its id), the search, the statuses and the company
+ * (a group named as the switcher names it): "Failed · Acme Holding and its subsidiaries · Payments".
+ */
+export function paymentsTitle(view: ListView, config: AppConfig, paymentId: string | undefined): string {
+  const id = view.company ?? config.own_company_id;
+  const company = config.companies.find((one) => one.id === id)?.name ?? id;
+  return pageTitle(
+    [
+      paymentId,
+      view.q === null ? null : `“${view.q}”`,
+      view.status === null ? null : statusLabel(view.status),
+      `${company}${view.group ? GROUP_SUFFIX : ''}`,
+    ],
+    config.environment === 'sandbox',
+  );
+}
