@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSession } from '../../features/auth/api/get-session.ts';
 import { CompanySwitcher } from '../../features/companies/components/company-switcher.tsx';
 import { DeepLinkedPayment } from '../../features/payments/detail/deep-linked-payment.tsx';
 import { ExportControls } from '../../features/payments/export/export-controls.tsx';
@@ -21,6 +22,7 @@ import { useLayoutConfig } from './signed-in-layout.tsx';
 export function PaymentsRoute() {
   const config = useLayoutConfig();
   const { view, setView } = usePaymentsView();
+  const username = useSession().data?.username ?? '';
   // the line below the toolbar, where messages go that must not move or cover the toolbar (the export's status)
   const [messages, setMessages] = useState<HTMLElement | null>(null);
   const summary = (
@@ -61,9 +63,9 @@ export function PaymentsRoute() {
         <div className="page__messages" ref={setMessages} />
       </div>
       {view.q === null ? (
-        <PaymentsList view={view} config={config} summary={summary} onChange={setView} />
+        <PaymentsList view={view} username={username} config={config} summary={summary} onChange={setView} />
       ) : (
-        <SearchMatches view={view} config={config} summary={summary} onChange={setView} />
+        <SearchMatches view={view} username={username} config={config} summary={summary} onChange={setView} />
       )}
       <DeepLinkedPayment view={view} config={config} />
     </main>

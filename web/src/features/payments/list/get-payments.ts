@@ -4,7 +4,7 @@ import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { filtersKey, type ListView } from '../view/list-view.ts';
-import { companyHeader, filtersQuery } from '../view/view-request.ts';
+import { companyHeader, filtersQuery, sortQuery } from '../view/view-request.ts';
 
 /** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
 export interface ListPage extends PaymentPage {
@@ -48,7 +48,14 @@ export async function getPaymentsPage(
   background = false,
 ): Promise<ListPage> {
   const response = await bff.api.payments.$get(
-    { query: { limit: String(view.limit), ...filtersQuery(view), cursor: cursor ?? undefined } },
+    {
+      query: {
+        limit: String(view.limit),
+        ...filtersQuery(view),
+        ...sortQuery(view),
+        cursor: cursor ?? undefined,
+      },
+    },
     {
       headers: { ...companyHeader(view.company), ...(background ? { [BACKGROUND_HEADER]: '1' } : {}) },
       init: { signal: signal ?? null },
@@ -57,9 +64,12 @@ export async function getPaymentsPage(
   return readJson(response, listPageSchema);
 }
 
-/** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
+/**
+ * One pagination session per view: changing any of its values starts a new one (a search is not the list's). The
+ * order is the list's alone: the count and the search of a view are the same whatever its order.
+ */
 export function paymentsQueryKey(view: ListView) {
-  return ['payments', ...filtersKey(view), view.limit] as const;
+  return ['payments', ...filtersKey(view), view.limit, view.sort] as const;
 }
 
 export function paymentsQueryOptions(view: ListView) {
