@@ -136,7 +136,9 @@ test("the layout is stored under the signed-in user's name: each user of a brows
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
   await chooseByKeys(page, 'Reference', 'Hide column');
   await expect(page.locator('thead th[data-column="reference"]')).toHaveCount(0);
-  const stored = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('columns')));
+  const stored = await page.evaluate(() =>
+    Object.keys(localStorage).filter((key) => key.includes('columns')),
+  );
   expect(stored).toEqual(['payments-dashboard.columns.v2:demo']);
 });
 
