@@ -283,7 +283,8 @@ export const suite: BenchSuite = {
       const jsKb = jsBytes / 1024;
       const times = returning.inDom;
       return [
-        { name: 'JS loaded by the first view, gzipped', value: jsKb, unit: 'KB', ...atMost(jsKb, 130) },
+        // issue 34: the request's react-router and @tanstack/react-table included
+        { name: 'JS loaded by the first view, gzipped', value: jsKb, unit: 'KB', ...atMost(jsKb, 160) },
         {
           name: `navigation → first rows in the DOM, median of ${RUNS} (signed in, returning user)`,
           value: median(times),

@@ -142,6 +142,18 @@ test("the layout is stored under the signed-in user's name: each user of a brows
   expect(stored).toEqual(['payments-dashboard.columns.v2:demo']);
 });
 
+test('a header dragged onto another takes its place', async ({ page }) => {
+  await signInByApi(page);
+  await page.goto('/?company=acme-jp');
+  await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  await page
+    .locator('thead th[data-column="reference"] .column-head__label')
+    .dragTo(page.locator('thead th[data-column="status"] .column-head__sort'));
+  await expect
+    .poll(async () => ids(await drawnColumns(page)).slice(0, 4))
+    .toEqual(['id', 'created_at', 'reference', 'status']);
+});
+
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

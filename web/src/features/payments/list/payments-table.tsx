@@ -92,7 +92,7 @@ interface Props {
 
 // Module-level: a new function makes the virtualizer measure every row again.
 const estimateSize = () => ROW_HEIGHT;
-const NO_ROWS: Payment[] = [];
+const NO_ROWS: readonly Payment[] = [];
 const UNSORTED = { value: null, onChange: () => {} };
 
 /** The user's layout, loaded again when someone else signs in on this page. */
@@ -115,7 +115,8 @@ function useColumnLayout(username: string) {
  * The loaded payments as a virtualized table: a headless TanStack Table built from the column definitions
  * (payment-columns.ts) holds which columns show, their order, widths, pinning and the list's sort; TanStack
  * Virtual draws the rows in view, each drawing its own memoized cells, and the next page loads as the end comes
- * near (use-next-page-loading.ts). As the TanStack `virtualized-infinite-scrolling` example does.
+ * near (use-next-page-loading.ts), as in the TanStack `virtualized-infinite-scrolling` example; unlike it, the
+ * rows are not handed to the table (see `data` below).
  */
 export function PaymentsTable({
   list,
@@ -156,7 +157,10 @@ export function PaymentsTable({
   const table = useTable({
     features: paymentTableFeatures,
     columns,
-    data: rows.length === 0 ? NO_ROWS : (rows as Payment[]),
+    // The table models the columns and the sort; the rows are the loaded pages as the BFF ordered them, drawn by
+    // the virtualizer. Handed to the table, every page appended would rebuild a row object per loaded row (all
+    // 20,000 of them on the 200th page), work a list that is never sorted or filtered here has no use for.
+    data: NO_ROWS,
     state: {
       columnVisibility,
       columnOrder: layout.order,
@@ -177,13 +181,12 @@ export function PaymentsTable({
     onSortingChange: (updater) => onSortChange(sortOfSorting(functionalUpdate(updater, sorting))),
     columnResizeMode: 'onChange',
   });
-  const tableRows = table.getRowModel().rows;
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
   const { keys } = list;
   const getItemKey = useCallback((index: number) => keys[index] ?? index, [keys]);
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     overscan: OVERSCAN,
@@ -198,7 +201,7 @@ export function PaymentsTable({
   const lastIndex = items.at(-1)?.index ?? -1;
 
   const { focusRow, activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
-    rowCount: tableRows.length,
+    rowCount: rows.length,
     rowHeight: ROW_HEIGHT,
     scroller: scrollRef,
     virtualizer,
@@ -360,7 +363,7 @@ export function PaymentsTable({
       <div ref={scrollRef} className="grid-scroll" tabIndex={rows.length === 0 ? 0 : undefined}>
         <table
           aria-label="Payments"
-          aria-rowcount={tableRows.length + 1}
+          aria-rowcount={rows.length + 1}
           aria-colcount={cells.length}
           aria-busy={firstLoad || list.isFetchingNextPage}
           className="grid"
@@ -378,7 +381,7 @@ export function PaymentsTable({
               style={{ height: virtualizer.getTotalSize(), paddingTop: items[0]?.start ?? 0 }}
             >
               {items.map((item, i) => {
-                const row = tableRows[item.index]?.original;
+                const row = rows[item.index];
                 if (!row) return null;
                 const companyId = group ? paymentCompanyId(row, companyIds[item.index], '') : undefined;
                 return (
