@@ -16,7 +16,7 @@ const list: TableRows = {
   rows,
   companyIds: [],
   keys: rows.map((row) => row.id),
-  extraFields: [],
+  extraFields: ['fee'],
   statuses: ['COMPLETED', 'FAILED', 'AWAITING'],
   awaitingRows: false,
   hasNextPage: false,
@@ -150,6 +150,14 @@ describe('the column layout', () => {
     expect(headerIds().slice(0, 4)).toEqual(['id', 'created_at', 'status', 'amount']);
     expect(headerIds()).toContain('reference');
     expect(header('amount').classList.contains('is-pinned')).toBe(false);
+  });
+
+  it('shows a field found in the data once turned on in the chooser', () => {
+    renderTable();
+    expect(headerIds()).not.toContain('fee');
+    fireEvent.click(screen.getByRole('checkbox', { name: /fee/ }));
+    expect(headerIds().at(-1)).toBe('fee');
+    expect((screen.getByRole('checkbox', { name: /fee/ }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('lists every column in the chooser from the table, and a reload keeps what was chosen', () => {
