@@ -145,6 +145,8 @@ describe('the column layout', () => {
     expect(header('amount').style.left).toBe(header('id').style.width);
     chooseInMenu('reference', 'Hide column');
     expect(headerIds()).not.toContain('reference');
+    // focus stays in the header rather than falling to the page
+    expect(document.activeElement?.getAttribute('data-menu-for')).toBe('id');
 
     fireEvent.click(screen.getByRole('button', { name: 'Reset columns' }));
     expect(headerIds().slice(0, 4)).toEqual(['id', 'created_at', 'status', 'amount']);

@@ -66,7 +66,11 @@ export const TableHead = memo(function TableHead({
   const head = useRef<HTMLTableSectionElement>(null);
   useEffect(() => {
     if (refocus === null) return;
-    head.current?.querySelector<HTMLElement>(`[data-menu-for="${CSS.escape(refocus.id)}"]`)?.focus();
+    // a column just hidden has no button left: focus stays in the header, on the first column's
+    const button =
+      head.current?.querySelector<HTMLElement>(`[data-menu-for="${CSS.escape(refocus.id)}"]`) ??
+      head.current?.querySelector<HTMLElement>('[data-menu-for]');
+    button?.focus();
   }, [refocus]);
   const closeMenu = (id: string, focusButton: boolean) => {
     setMenuOf(null);
