@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Outlet, useParams } from 'react-router';
+import { useSession } from '../../features/auth/api/get-session.ts';
 import { PaymentsList } from '../../features/payments/list/payments-list.tsx';
 import { SearchMatches } from '../../features/payments/search/search-matches.tsx';
 import { PaymentsSummary } from '../../features/payments/summary/payments-summary.tsx';
@@ -18,6 +19,7 @@ export function PaymentsRoute() {
   const config = useLayoutConfig();
   const { view, setView, hrefOf } = usePaymentsView();
   useDocumentTitle(paymentsTitle(view, config, useParams().paymentId));
+  const username = useSession().data?.username ?? '';
   // the line below the toolbar, where messages go that must not move or cover the toolbar (the export's status)
   const [messages, setMessages] = useState<HTMLElement | null>(null);
   const summary = (
@@ -30,7 +32,7 @@ export function PaymentsRoute() {
         <PaymentsToolbar view={view} config={config} setView={setView} hrefOf={hrefOf} messages={messages} />
         <div className="page__messages" ref={setMessages} />
       </div>
-      <Rows view={view} config={config} summary={summary} onChange={setView} />
+      <Rows view={view} username={username} config={config} summary={summary} onChange={setView} />
       <Outlet context={{ view, config }} />
     </main>
   );

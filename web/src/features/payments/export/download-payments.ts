@@ -1,7 +1,7 @@
 import { apiFetch } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../view/list-view.ts';
-import { companyHeader, filtersQuery } from '../view/view-request.ts';
+import { companyHeader, filtersQuery, sortQuery } from '../view/view-request.ts';
 import { CsvRecordCounter } from './csv-record-counter.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 
@@ -72,7 +72,7 @@ export async function downloadPayments(
   timeZone: string,
 ): Promise<ExportResult> {
   const query = new URLSearchParams();
-  const asked = { ...filtersQuery(view), tz: timeZone, columns: columns?.join(',') };
+  const asked = { ...filtersQuery(view), ...sortQuery(view), tz: timeZone, columns: columns?.join(',') };
   for (const [name, value] of Object.entries(asked)) if (value !== undefined) query.set(name, value);
   const { type } = EXPORT_FORMATS[format];
   const response = await apiFetch(`/api/payments/export.${format}?${query}`, {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { visibleExportColumns } from './export-columns.ts';
+import { noteShownColumns } from '../fields/column-layout.ts';
+import { shownExportColumns } from './export-columns.ts';
 
-describe('visibleExportColumns', () => {
-  it('follows the table: known columns unless hidden, in its order, then discovered fields turned on', () => {
-    expect(visibleExportColumns({}, false)).toEqual([
+describe('the columns of a "shown columns" export', () => {
+  it("are the table's default ones, in its order, before a table was drawn", () => {
+    expect(shownExportColumns(false)).toEqual([
       'id',
       'created_at',
       'status',
@@ -14,15 +15,11 @@ describe('visibleExportColumns', () => {
       'reference',
       'company_id',
     ]);
-    expect(
-      visibleExportColumns(
-        { description: false, reference: false, company_id: false, fee: true, tags: false },
-        true,
-      ),
-    ).toEqual(['id', '@company', 'created_at', 'status', 'amount', 'currency', 'counterparty', 'fee']);
+    expect(shownExportColumns(true).slice(0, 3)).toEqual(['id', '@company', 'created_at']);
   });
 
-  it('always keeps the payment id, which cannot be hidden', () => {
-    expect(visibleExportColumns({ id: false }, false)[0]).toBe('id');
+  it('are those the table last drew, in the order on screen', () => {
+    noteShownColumns(['amount', 'id', 'fee', 'status']);
+    expect(shownExportColumns(false)).toEqual(['amount', 'id', 'fee', 'status']);
   });
 });

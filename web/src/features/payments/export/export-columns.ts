@@ -1,30 +1,14 @@
-import { type ColumnVisibility, isColumnVisible } from '../fields/column-preferences.ts';
-import { COMPANY_NAME_COLUMN } from '../fields/field-labels.ts';
-
-/** The table's columns in its order (payment-columns.ts), the group's company name after the id. */
-const KNOWN_ORDER = [
-  'id',
-  COMPANY_NAME_COLUMN,
-  'created_at',
-  'status',
-  'amount',
-  'currency',
-  'counterparty',
-  'description',
-  'reference',
-  'company_id',
-];
+import { shownColumns } from '../fields/column-layout.ts';
+import { paymentColumns, shownByDefault } from '../list/payment-columns.ts';
 
 /**
- * The columns a CSV of "what I see" holds: the known ones the user has not hidden, in the table's order, then
- * the discovered fields they turned on. The file holds exactly these, headed by the table's labels.
+ * The columns a file of "what I see" holds: those the table shows, in the order on screen (pinned ones first);
+ * before a table is drawn, the table's default columns. The file holds exactly these, headed by the table's labels.
  */
-export function visibleExportColumns(visibility: ColumnVisibility, group: boolean): string[] {
-  const known = KNOWN_ORDER.filter(
-    (id) => id === 'id' || ((group || id !== COMPANY_NAME_COLUMN) && isColumnVisible(visibility, id, true)),
-  );
-  const discovered = Object.keys(visibility).filter(
-    (id) => visibility[id] === true && !KNOWN_ORDER.includes(id),
-  );
-  return [...known, ...discovered];
+export function shownExportColumns(group: boolean): string[] {
+  const shown = shownColumns();
+  if (shown !== null) return [...shown];
+  return paymentColumns([], { timeZone: 'UTC', statusWidth: 0, group })
+    .map((column) => column.id)
+    .filter(shownByDefault);
 }

@@ -1,11 +1,10 @@
 import { type FocusEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { loadColumnVisibility } from '../fields/column-preferences.ts';
 import { exportAgainstSummary } from '../fields/figures-provenance.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { useCountedSummary } from '../view/summary-cache.ts';
-import { visibleExportColumns } from './export-columns.ts';
+import { shownExportColumns } from './export-columns.ts';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 import { useExportPayments } from './use-export-payments.ts';
 
@@ -64,7 +63,7 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
     start({
       view,
       format,
-      columns: all ? undefined : visibleExportColumns(loadColumnVisibility(), view.group),
+      columns: all ? undefined : shownExportColumns(view.group),
       timeZone: zone,
     });
   };

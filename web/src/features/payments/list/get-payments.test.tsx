@@ -15,6 +15,7 @@ const view: ListView = {
   currencies: [],
   q: null,
   limit: 2,
+  sort: null,
 };
 
 interface Call {
@@ -51,7 +52,7 @@ function wrapper() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments query options', () => {
-  it('keys the pagination session on company, group, status, the range, currencies and limit, not the search', () => {
+  it('keys the pagination session on company, group, status, the range, currencies, limit and order, not the search', () => {
     const filtered: ListView = {
       company: 'c',
       group: true,
@@ -61,6 +62,7 @@ describe('payments query options', () => {
       currencies: ['EUR', 'USD'],
       q: null,
       limit: 25,
+      sort: null,
     };
     const key = [
       'payments',
@@ -71,9 +73,14 @@ describe('payments query options', () => {
       '2026-01-31T23:59:59',
       'EUR,USD',
       25,
+      null,
     ];
     expect(paymentsQueryKey(filtered)).toEqual(key);
     expect(paymentsQueryKey({ ...filtered, q: 'Hooli' })).toEqual(key);
+    expect(paymentsQueryKey({ ...filtered, sort: 'amount:asc' })).toEqual([
+      ...key.slice(0, -1),
+      'amount:asc',
+    ]);
   });
 
   it('follows next_cursor and says there is no next page at the end', () => {
@@ -103,6 +110,20 @@ describe('payments query options', () => {
     // reading `data` and `hasNextPage` in waitFor subscribes the hook to them (Query tracks what is read)
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(2));
     expect(result.current.hasNextPage).toBe(false);
+  });
+
+  it('asks for the order the view names, and leaves the default order out', async () => {
+    const calls = serve(() => json({ data: [{ id: 'a' }], next_cursor: null, has_more: false }));
+    const sorted = renderHook(
+      () => useInfiniteQuery(paymentsQueryOptions({ ...view, sort: 'amount:desc' })),
+      {
+        wrapper: wrapper(),
+      },
+    );
+    await waitFor(() => expect(sorted.result.current.data?.pages).toHaveLength(1));
+    const plain = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
+    await waitFor(() => expect(plain.result.current.data?.pages).toHaveLength(1));
+    expect(calls.map((c) => c.url.search)).toEqual(['?limit=2&sort=amount%3Adesc', '?limit=2']);
   });
 
   it('aborts the request of the old view when the filters change', async () => {

@@ -5,7 +5,7 @@ import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from '../view/query-keys.ts';
-import { companyHeader, filtersQuery } from '../view/view-request.ts';
+import { companyHeader, filtersQuery, sortQuery } from '../view/view-request.ts';
 
 /** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
 export interface ListPage extends PaymentPage {
@@ -49,7 +49,14 @@ export async function getPaymentsPage(
   background = false,
 ): Promise<ListPage> {
   const response = await bff.api.payments.$get(
-    { query: { limit: String(view.limit), ...filtersQuery(view), cursor: cursor ?? undefined } },
+    {
+      query: {
+        limit: String(view.limit),
+        ...filtersQuery(view),
+        ...sortQuery(view),
+        cursor: cursor ?? undefined,
+      },
+    },
     {
       headers: { ...companyHeader(view.company), ...(background ? { [BACKGROUND_HEADER]: '1' } : {}) },
       init: { signal: signal ?? null },

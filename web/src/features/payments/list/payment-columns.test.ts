@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { columnFlex, paymentColumns, statusColumnWidth } from './payment-columns.ts';
+import {
+  orderWords,
+  paymentColumns,
+  sortingOf,
+  sortOfSorting,
+  statusColumnWidth,
+} from './payment-columns.ts';
 
 describe('the status column', () => {
   it('grows as wide as the longest status seen needs, within bounds', () => {
@@ -12,25 +18,45 @@ describe('the status column', () => {
   });
 });
 
-describe('the columns share the box', () => {
-  const columns = (group: boolean) =>
-    paymentColumns([], { timeZone: 'UTC', statusWidth: statusColumnWidth([]), group });
-  const least = (group: boolean) => columns(group).reduce((sum, column) => sum + column.min, 0);
+describe('the default widths', () => {
+  const width = (group: boolean) =>
+    paymentColumns([], { timeZone: 'UTC', statusWidth: statusColumnWidth([]), group }).reduce(
+      (sum, column) => sum + (column.size ?? 0),
+      0,
+    );
 
-  it('each from its least width, growing by what its full width adds; the date does not shrink', () => {
-    expect(columnFlex({ size: 260, min: 160 })).toBe('100 0 160px');
-    const created = columns(false).find((column) => column.id === 'created_at');
-    expect(created && columnFlex(created)).toBe('0 0 215px');
+  it("fit a 1400 px screen's box with every known column; a group's company column scrolls sideways", () => {
+    // the box is the screen less the page's padding and the list's border
+    expect(width(false)).toBeLessThanOrEqual(1400 - 28 - 2);
+    expect(width(true)).toBeGreaterThan(1400 - 28 - 2);
+  });
+});
+
+describe("the list's order as the table's sort state", () => {
+  it('is newest first by default, which the address leaves out', () => {
+    expect(sortingOf(null)).toEqual([{ id: 'created_at', desc: true }]);
+    expect(sortOfSorting([{ id: 'created_at', desc: true }])).toBeNull();
   });
 
-  it("fit a 1440 px screen's box with every known column, a group's company too", () => {
-    // the box is the screen less the page's padding and the list's border
-    expect(least(true)).toBeLessThanOrEqual(1440 - 28 - 2);
-    // at 1024 px the first seven columns stay, the rest give way
-    const seven = columns(false)
-      .slice(0, 7)
-      .reduce((sum, column) => sum + column.min, 0);
-    expect(seven).toBeLessThanOrEqual(1024 - 28 - 2);
-    expect(least(false)).toBeGreaterThan(1024 - 28 - 2);
+  it('round-trips every order the BFF knows', () => {
+    for (const sort of [
+      'amount:asc',
+      'amount:desc',
+      'counterparty:desc',
+      'status:asc',
+      'created_at:asc',
+    ] as const)
+      expect(sortOfSorting(sortingOf(sort))).toBe(sort);
+  });
+
+  it('reads an order the BFF does not know as the default', () => {
+    expect(sortOfSorting([{ id: 'description', desc: false }])).toBeNull();
+    expect(sortOfSorting([])).toBeNull();
+  });
+
+  it('says the order in words on the header', () => {
+    expect(orderWords('created_at', true)).toBe('newest first');
+    expect(orderWords('amount', false)).toBe('smallest first');
+    expect(orderWords('counterparty', false)).toBe('A to Z');
   });
 });

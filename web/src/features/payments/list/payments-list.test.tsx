@@ -72,7 +72,7 @@ function renderList(view: ListView) {
   render(
     <QueryClientProvider client={client}>
       <BrowserRouter>
-        <PaymentsList view={view} config={config} summary={null} onChange={() => {}} />
+        <PaymentsList view={view} username="ana" config={config} summary={null} onChange={() => {}} />
       </BrowserRouter>
     </QueryClientProvider>,
   );

@@ -17,6 +17,8 @@ const FirstPageErrorPanel = deferredPart('FirstPageErrorPanel');
 
 interface Props {
   view: ListView;
+  /** Who is signed in: the table keeps each user's column layout. */
+  username: string;
   config: AppConfig;
   /** The view's figures, beside the table's tools. */
   summary: ReactNode;
@@ -24,7 +26,7 @@ interface Props {
 }
 
 /** The view's payments: its rows as they load, its footer with the count so far, its keyboard shortcuts. */
-export function PaymentsList({ view, config, summary, onChange }: Props) {
+export function PaymentsList({ view, username, config, summary, onChange }: Props) {
   const list = usePaymentRows(view);
   // the view's figures once counted: the footer says of how many
   const counted = useCountedSummary(view);
@@ -52,6 +54,8 @@ export function PaymentsList({ view, config, summary, onChange }: Props) {
       </Suspense>
       <PaymentsTable
         list={list}
+        username={username}
+        sort={{ value: view.sort, onChange: (sort) => onChange({ sort }) }}
         group={view.group}
         companyName={companyName}
         summary={summary}

@@ -1,30 +1,48 @@
+import type { Payment } from '@payments/shared';
+import { functionalUpdate, type Updater, useTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type MouseEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type MouseEvent,
+  type ReactNode,
+  type TouchEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useNavigate } from 'react-router';
 import { useScrollBoxRestoration } from '../../../lib/scroll-box-restoration.ts';
 import {
-  type ColumnVisibility,
-  isColumnVisible,
-  loadColumnVisibility,
-  saveColumnVisibility,
-} from '../fields/column-preferences.ts';
+  type ColumnLayout,
+  DEFAULT_COLUMN_LAYOUT,
+  loadColumnLayout,
+  noteShownColumns,
+  saveColumnLayout,
+} from '../fields/column-layout.ts';
 import { paymentCompanyId } from '../fields/company-names.ts';
 import type { ValueContext } from '../fields/field-content.tsx';
-import { ColumnChooser } from './column-chooser.tsx';
+import { fieldLabel } from '../fields/field-labels.ts';
+import type { ListSort } from '../view/list-view.ts';
+import { type ChooserColumn, ColumnChooser } from './column-chooser.tsx';
+import { type ColumnPlaces, dropColumn, moveColumn, neighbour, togglePinned } from './column-moves.ts';
 import {
-  columnFlex,
   NUMERIC_COLUMNS,
+  orderWords,
   paymentColumns,
+  paymentTableFeatures,
   shownByDefault,
+  sortingOf,
+  sortOfSorting,
   statusColumnWidth,
 } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
 import { onRowFocusRequest } from './row-focus-request.ts';
 import { createRowKeys } from './row-keys.ts';
+import { type HeadActions, type HeadColumn, TableHead } from './table-head.tsx';
 import { useNextPageLoading } from './use-next-page-loading.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
 import { useRowFocus } from './use-row-focus.ts';
-import { CARD_HEIGHT, useSmallScreen } from './use-small-screen.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
 
 const ROW_HEIGHT = 36;
@@ -54,6 +72,10 @@ export type TableRows = Pick<
 interface Props {
   /** The loaded rows and where their loading stands. */
   list: TableRows;
+  /** Whose column layout this is: each user keeps their own in this browser. */
+  username: string;
+  /** The list's order, which the BFF applies; its headers change it. Absent: rows come in the order found. */
+  sort?: { value: ListSort | null; onChange: (sort: ListSort | null) => void } | undefined;
   /** A group's list names each row's company in a column of its own. */
   group: boolean;
   companyName: (id: string) => string;
@@ -71,16 +93,36 @@ interface Props {
 
 // Module-level: a new function makes the virtualizer measure every row again.
 const estimateSize = () => ROW_HEIGHT;
-const estimateCard = () => CARD_HEIGHT;
-/** What a card shows, whatever columns the table shows: date, status, amount, counterparty, id. */
-const CARD_FIELDS = ['id', 'created_at', 'status', 'amount', 'counterparty'];
+const NO_ROWS: readonly Payment[] = [];
+const UNSORTED = { value: null, onChange: () => {} };
+
+/** The user's layout, loaded again when someone else signs in on this page. */
+function useColumnLayout(username: string) {
+  const [state, setState] = useState(() => ({ username, layout: loadColumnLayout(username) }));
+  if (state.username !== username) setState({ username, layout: loadColumnLayout(username) });
+  const setLayout = useCallback(
+    (update: (layout: ColumnLayout) => ColumnLayout) =>
+      setState((current) => {
+        const layout = update(current.layout);
+        if (layout !== current.layout) saveColumnLayout(current.username, layout);
+        return { ...current, layout };
+      }),
+    [],
+  );
+  return [state.layout, setLayout] as const;
+}
 
 /**
- * The loaded payments as a virtualized table: the columns are plain records (payment-columns.ts), TanStack
- * Virtual draws the rows in view, and the next page loads as the end comes near (use-next-page-loading.ts).
+ * The loaded payments as a virtualized table: a headless TanStack Table built from the column definitions
+ * (payment-columns.ts) holds which columns show, their order, widths, pinning and the list's sort; TanStack
+ * Virtual draws the rows in view, each drawing its own memoized cells, and the next page loads as the end comes
+ * near (use-next-page-loading.ts), as in the TanStack `virtualized-infinite-scrolling` example; unlike it, the
+ * rows are not handed to the table (see `data` below).
  */
 export function PaymentsTable({
   list,
+  username,
+  sort = undefined,
   group,
   companyName,
   context,
@@ -97,13 +139,49 @@ export function PaymentsTable({
     () => paymentColumns(extraFields, { timeZone: context.timeZone, statusWidth, group }),
     [extraFields, context.timeZone, statusWidth, group],
   );
-  const [stored, setStored] = useState<ColumnVisibility>(() => loadColumnVisibility());
-  const shownColumns = useMemo(
-    () => columns.filter((column) => isColumnVisible(stored, column.id, shownByDefault(column.id))),
-    [columns, stored],
+  const [layout, setLayout] = useColumnLayout(username);
+  // Fields found in the data stay hidden until turned on; every other column shows unless the user hid it.
+  const columnVisibility = useMemo(
+    () =>
+      Object.fromEntries(
+        columns.map((column) => [column.id, layout.visibility[column.id] ?? shownByDefault(column.id)]),
+      ),
+    [columns, layout.visibility],
   );
-  const small = useSmallScreen();
-  const visibleColumns = small ? columns.filter((column) => CARD_FIELDS.includes(column.id)) : shownColumns;
+  const columnPinning = useMemo(() => ({ start: layout.pinned, end: [] }), [layout.pinned]);
+  const { value: sortValue, onChange: onSortChange } = sort ?? UNSORTED;
+  const sorting = useMemo(() => sortingOf(sortValue), [sortValue]);
+  const on =
+    <Key extends keyof ColumnLayout>(key: Key, current: ColumnLayout[Key]) =>
+    (updater: Updater<ColumnLayout[Key]>) =>
+      setLayout((previous) => ({ ...previous, [key]: functionalUpdate(updater, current) }));
+  const table = useTable({
+    features: paymentTableFeatures,
+    columns,
+    // The table models the columns and the sort; the rows are the loaded pages as the BFF ordered them, drawn by
+    // the virtualizer. Handed to the table, every page appended would rebuild a row object per loaded row (all
+    // 20,000 of them on the 200th page), work a list that is never sorted or filtered here has no use for.
+    data: NO_ROWS,
+    state: {
+      columnVisibility,
+      columnOrder: layout.order,
+      columnSizing: layout.sizing,
+      columnPinning,
+      sorting,
+    },
+    onColumnVisibilityChange: on('visibility', columnVisibility),
+    onColumnOrderChange: on('order', layout.order),
+    onColumnSizingChange: on('sizing', layout.sizing),
+    onColumnPinningChange: (updater) =>
+      setLayout((previous) => ({ ...previous, pinned: functionalUpdate(updater, columnPinning).start })),
+    // The BFF orders the list: the table never reorders the loaded rows itself.
+    manualSorting: true,
+    enableSorting: sort !== undefined,
+    enableMultiSort: false,
+    enableSortingRemoval: false,
+    onSortingChange: (updater) => onSortChange(sortOfSorting(functionalUpdate(updater, sorting))),
+    columnResizeMode: 'onChange',
+  });
 
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
   const { keys } = list;
@@ -111,7 +189,7 @@ export function PaymentsTable({
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: small ? estimateCard : estimateSize,
+    estimateSize,
     overscan: OVERSCAN,
     getItemKey,
     // The first render already draws the rows a window can show, and nothing is measured before the browser's
@@ -120,15 +198,12 @@ export function PaymentsTable({
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollElementUnlessThere,
   });
-  // Rows and cards differ in height: every offset is measured again when the screen crosses 640 px.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: small is the change that matters
-  useEffect(() => virtualizer.measure(), [small, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
   const { focusRow, activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
     rowCount: rows.length,
-    rowHeight: small ? CARD_HEIGHT : ROW_HEIGHT,
+    rowHeight: ROW_HEIGHT,
     scroller: scrollRef,
     virtualizer,
   });
@@ -174,38 +249,112 @@ export function PaymentsTable({
     [navigate],
   );
 
-  // Built when the visible columns change, not for every row: rows are memoized on these props.
-  const columnsKey = visibleColumns.map((column) => `${column.id}:${column.size}:${column.min}`).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: columnsKey names exactly the visible columns
+  // The visible columns as drawn: the pinned ones first (in their order), then the others.
+  const pinnedColumns = table.getStartVisibleLeafColumns();
+  const centerColumns = table.getCenterVisibleLeafColumns();
+  const drawn = [...pinnedColumns, ...centerColumns];
+  const places: ColumnPlaces = {
+    all: table.getAllLeafColumns().map((column) => column.id),
+    pinned: pinnedColumns.map((column) => column.id),
+    center: centerColumns.map((column) => column.id),
+  };
+  const lastPinned = pinnedColumns.at(-1)?.id;
+  const sorted = sorting[0];
+  const headColumns: HeadColumn[] = drawn.map((column) => {
+    const pinned = column.getIsPinned() === 'start';
+    return {
+      id: column.id,
+      label: String(column.columnDef.header ?? column.id),
+      size: column.getSize(),
+      minSize: column.columnDef.minSize ?? 0,
+      maxSize: column.columnDef.maxSize ?? Number.MAX_SAFE_INTEGER,
+      pinnedAt: pinned ? column.getStart('start') : null,
+      lastPinned: column.id === lastPinned,
+      numeric: NUMERIC_COLUMNS.has(column.id),
+      canHide: column.getCanHide(),
+      canSort: column.getCanSort(),
+      sorted: column.getCanSort() ? column.getIsSorted() : false,
+      orderText: sorted?.id === column.id ? orderWords(column.id, sorted.desc) : '',
+      canMoveLeft: neighbour(places, column.id, -1) !== undefined,
+      canMoveRight: neighbour(places, column.id, 1) !== undefined,
+    };
+  });
+  // Built when the drawn columns change, not for every row nor every scroll frame: rows and the head are
+  // memoized on these.
+  const headKey = JSON.stringify(headColumns);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: headKey names exactly the drawn columns
+  const stableHead = useMemo(() => headColumns, [headKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: headKey names exactly the drawn columns
   const cells = useMemo<CellLayout[]>(
     () =>
-      visibleColumns.map((column) => ({
+      headColumns.map((column) => ({
         id: column.id,
-        className: `grid__cell${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`,
-        // cards (small screens) are laid out by CSS, not by column widths
-        style: small ? {} : { flex: columnFlex(column) },
+        className: `grid__cell${column.numeric ? ' is-numeric' : ''}${column.pinnedAt === null ? '' : ' is-pinned'}${column.lastPinned ? ' is-pinned-last' : ''}`,
+        style: { width: column.size, left: column.pinnedAt ?? undefined },
       })),
-    [columnsKey, small],
+    [headKey],
   );
-  const chooserColumns = useMemo(
+  const shownIds = cells.map((cell) => cell.id).join(',');
+  // The export's "shown columns" are these, in this order.
+  useEffect(() => noteShownColumns(shownIds.split(',')), [shownIds]);
+
+  // The head's actions go through the table as it is at the time of the action: stable, for the memoized head.
+  const latest = useRef({ table, places, layout });
+  latest.current = { table, places, layout };
+  const actions = useMemo<HeadActions>(
+    () => ({
+      sort: (id) => latest.current.table.getColumn(id)?.toggleSorting(),
+      startResize: (id, event: MouseEvent | TouchEvent) =>
+        latest.current.table
+          .getFlatHeaders()
+          .find((header) => header.column.id === id)
+          ?.getResizeHandler()(event),
+      resizeBy: (id, pixels) => {
+        const column = latest.current.table.getColumn(id);
+        if (!column) return;
+        const { minSize = 0, maxSize = Number.MAX_SAFE_INTEGER } = column.columnDef;
+        const size = Math.min(maxSize, Math.max(minSize, column.getSize() + pixels));
+        latest.current.table.setColumnSizing((sizes) => ({ ...sizes, [id]: size }));
+      },
+      resetSize: (id) => latest.current.table.getColumn(id)?.resetSize(),
+      move: (id, step) => {
+        const { table, places, layout } = latest.current;
+        applyOrder(table, moveColumn(layout, places, id, step));
+      },
+      drop: (id, target) => {
+        const { table, places, layout } = latest.current;
+        applyOrder(table, dropColumn(layout, places, id, target));
+      },
+      togglePin: (id) => {
+        const { table, layout } = latest.current;
+        table.setColumnPinning({ start: togglePinned(layout, id).pinned, end: [] });
+      },
+      hide: (id) => latest.current.table.getColumn(id)?.toggleVisibility(false),
+    }),
+    [],
+  );
+
+  const chooserKey = table
+    .getAllLeafColumns()
+    .map((column) => `${column.id}:${column.getIsVisible()}`)
+    .join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chooserKey names every column and whether it shows
+  const chooserColumns = useMemo<ChooserColumn[]>(
     () =>
-      columns.map((column) => ({
+      table.getAllLeafColumns().map((column) => ({
         id: column.id,
-        visible: shownColumns.includes(column),
-        canHide: column.canHide,
+        label: fieldLabel(column.id),
+        visible: column.getIsVisible(),
+        canHide: column.getCanHide(),
         discovered: !shownByDefault(column.id),
       })),
-    [columns, shownColumns],
+    [chooserKey],
   );
   const onToggleColumn = useCallback(
-    (id: string, visible: boolean) => {
-      if (!columns.some((column) => column.id === id && column.canHide)) return;
-      const next = { ...stored, [id]: visible };
-      saveColumnVisibility(next);
-      setStored(next);
-    },
-    [columns, stored],
+    (id: string, visible: boolean) => latest.current.table.getColumn(id)?.toggleVisibility(visible),
+    [],
   );
+  const onResetColumns = useCallback(() => setLayout(() => DEFAULT_COLUMN_LAYOUT), [setLayout]);
 
   const firstLoad = list.awaitingRows;
 
@@ -213,33 +362,22 @@ export function PaymentsTable({
     <section className="payments" aria-label="Payments list">
       <div className="payments__tools">
         {summary}
-        <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} />
+        <ColumnChooser columns={chooserColumns} onToggle={onToggleColumn} onReset={onResetColumns} />
       </div>
       {/* Without rows it holds nothing focusable, so it takes focus itself: keyboard users can still scroll it. */}
       <div ref={scrollRef} className="grid-scroll" tabIndex={rows.length === 0 ? 0 : undefined}>
         <table
           aria-label="Payments"
           aria-rowcount={rows.length + 1}
-          aria-colcount={visibleColumns.length}
+          aria-colcount={cells.length}
           aria-busy={firstLoad || list.isFetchingNextPage}
           className="grid"
+          // as wide as its columns, and at least as its box: narrower boxes scroll it sideways
+          style={{ width: `max(100%, ${table.getTotalSize()}px)` }}
         >
-          <thead className="grid__head">
-            <tr aria-rowindex={1} className="grid__row">
-              {shownColumns.map((column) => (
-                <th
-                  scope="col"
-                  key={column.id}
-                  className={`grid__cell grid__cell--head${NUMERIC_COLUMNS.has(column.id) ? ' is-numeric' : ''}`}
-                  style={{ flex: columnFlex(column) }}
-                >
-                  {column.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={stableHead} actions={actions} />
           {firstLoad ? (
-            <SkeletonBody columnCount={visibleColumns.length} />
+            <SkeletonBody columnCount={cells.length} />
           ) : (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the row links are the controls; Enter on one clicks it
             <tbody
@@ -276,6 +414,14 @@ export function PaymentsTable({
       {footer}
     </section>
   );
+}
+
+type PaymentTable = ReturnType<typeof useTable<typeof paymentTableFeatures, Payment>>;
+
+/** A move's new order and pinning, set through the table. */
+function applyOrder(table: PaymentTable, moved: ColumnLayout): void {
+  table.setColumnOrder(moved.order);
+  table.setColumnPinning({ start: moved.pinned, end: [] });
 }
 
 /** Placeholder rows while the first page loads. */

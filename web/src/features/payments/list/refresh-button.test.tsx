@@ -14,6 +14,7 @@ const view: ListView = {
   currencies: [],
   q: null,
   limit: 2,
+  sort: null,
 };
 
 const json = (body: unknown) =>

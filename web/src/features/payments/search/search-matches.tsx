@@ -7,6 +7,8 @@ const SearchResults = deferredPart('SearchResults');
 
 interface Props {
   view: ListView;
+  /** Who is signed in: the table keeps each user's column layout. */
+  username: string;
   config: AppConfig;
   summary: ReactNode;
   onChange: (next: Partial<ListView>) => void;

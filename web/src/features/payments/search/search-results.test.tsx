@@ -30,7 +30,7 @@ function renderResults(onChange = vi.fn()) {
   render(
     <QueryClientProvider client={client}>
       <BrowserRouter>
-        <SearchResults view={view} config={config} summary={null} onChange={onChange} />
+        <SearchResults view={view} username="ana" config={config} summary={null} onChange={onChange} />
       </BrowserRouter>
     </QueryClientProvider>,
   );

@@ -13,6 +13,8 @@ import { type SearchState, searchedSoFar, searchHeadline } from './search-status
 
 interface Props {
   view: ListView;
+  /** Who is signed in: the table keeps each user's column layout. */
+  username: string;
   config: AppConfig;
   summary: ReactNode;
   onChange: (next: Partial<ListView>) => void;
@@ -24,7 +26,7 @@ const noMore = () => {};
  * The view's payments that match its search, in the list's table, as the BFF finds them; how far it has read,
  * Stop, and the way back to the whole list. A chunk of its own: it loads when a search is made.
  */
-export default function SearchResults({ view, config, summary, onChange }: Props) {
+export default function SearchResults({ view, username, config, summary, onChange }: Props) {
   const queryClient = useQueryClient();
   const search = useSearch(view);
   const progress = search.data ?? null;
@@ -55,6 +57,7 @@ export default function SearchResults({ view, config, summary, onChange }: Props
   return (
     <PaymentsTable
       list={list}
+      username={username}
       group={view.group}
       companyName={companyName}
       summary={summary}

@@ -16,6 +16,7 @@ const view: ListView = {
   currencies: [],
   q: null,
   limit: 50,
+  sort: null,
 };
 
 const summary: Summary = {

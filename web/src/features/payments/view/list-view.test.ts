@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   companyUnseen,
   DEFAULT_VIEW,
+  type ListView,
   listsRows,
   listViewQuery,
   parseListView,
@@ -24,6 +25,7 @@ describe('URL ↔ list view', () => {
       currencies: [],
       q: null,
       limit: 100,
+      sort: null,
     });
   });
 
@@ -51,7 +53,7 @@ describe('URL ↔ list view', () => {
   );
 
   it('round-trips a view through the query unchanged', () => {
-    const view = {
+    const view: ListView = {
       company: 'c-1',
       group: true,
       status: 'AWAITING',
@@ -60,8 +62,18 @@ describe('URL ↔ list view', () => {
       currencies: ['EUR', 'USD'],
       q: 'Müller & Söhne, 100..200',
       limit: 25,
+      sort: 'amount:asc',
     };
     expect(parseListView(new URLSearchParams(listViewQuery(view)))).toEqual(view);
+  });
+
+  it('reads the orders the BFF knows, and the default order or an unknown one as the default', () => {
+    const sortOf = (sort: string) => parseListView(new URLSearchParams({ sort })).sort;
+    expect(sortOf('amount:desc')).toBe('amount:desc');
+    expect(sortOf('counterparty:asc')).toBe('counterparty:asc');
+    expect(sortOf('created_at:desc')).toBeNull();
+    expect(sortOf('fee:desc')).toBeNull();
+    expect(listViewQuery({ ...DEFAULT_VIEW, sort: 'status:desc' })).toBe('?sort=status:desc');
   });
 
   it('leaves defaults out of the query so links stay short', () => {

@@ -21,6 +21,27 @@ export interface ListView {
   /** What a search looks for in the view; null: the whole list. */
   q: string | null;
   limit: number;
+  /** The order the BFF walks the list in; null: its default, newest first (`created_at:desc`). */
+  sort: ListSort | null;
+}
+
+/** The orders the list can be walked in (`sort=`, as the BFF names them); the first is the default. */
+export const LIST_SORTS = [
+  'created_at:desc',
+  'created_at:asc',
+  'amount:desc',
+  'amount:asc',
+  'counterparty:asc',
+  'counterparty:desc',
+  'status:asc',
+  'status:desc',
+] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+/** `amount:asc` as read from an address; the default order and anything unknown read as null (the default). */
+function sortOf(value: string | null): ListSort | null {
+  const sort = LIST_SORTS.find((known) => known === value);
+  return sort === undefined || sort === LIST_SORTS[0] ? null : sort;
 }
 
 export const DEFAULT_VIEW: ListView = {
@@ -32,6 +53,7 @@ export const DEFAULT_VIEW: ListView = {
   currencies: [],
   q: null,
   limit: LIMIT_DEFAULT,
+  sort: null,
 };
 
 /** The filters cleared, as "Clear filters" sets them: the company, the group, the search and the page size stay. */
@@ -60,6 +82,7 @@ export const PARAM = {
   dateTo: 'date_to',
   currency: 'currency',
   limit: 'limit',
+  sort: 'sort',
 } as const;
 
 /** The longest search the BFF takes. */
@@ -125,6 +148,7 @@ export function parseListView(params: URLSearchParams): ListView {
       limitRaw !== null && /^\d+$/.test(limitRaw) && (PAGE_SIZES as readonly number[]).includes(limit)
         ? limit
         : DEFAULT_VIEW.limit,
+    sort: sortOf(params.get(PARAM.sort)),
   };
 }
 
@@ -159,11 +183,12 @@ function listViewSearch(view: ListView): URLSearchParams {
   if (view.dateTo !== null) params.set(PARAM.dateTo, view.dateTo);
   if (view.currencies.length > 0) params.set(PARAM.currency, view.currencies.join(','));
   if (view.limit !== DEFAULT_VIEW.limit) params.set(PARAM.limit, String(view.limit));
+  if (view.sort !== null) params.set(PARAM.sort, view.sort);
   return params;
 }
 
-/** `?…` for links, or an empty string when the view is the default one. Commas stay commas: `currency=EUR,USD`. */
+/** `?…` for links, or an empty string for the default view. Commas and colons stay: `sort=amount:asc`. */
 export function listViewQuery(view: ListView): string {
-  const search = listViewSearch(view).toString().replaceAll('%2C', ',');
+  const search = listViewSearch(view).toString().replaceAll('%2C', ',').replaceAll('%3A', ':');
   return search === '' ? '' : `?${search}`;
 }

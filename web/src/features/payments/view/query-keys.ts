@@ -6,9 +6,12 @@ import { filtersKey, type ListView } from './list-view.ts';
  * reads a view's data (the list's refresh, the export's figures) needs no other capability's folder.
  */
 
-/** One pagination session per view: changing any of its values starts a new one (a search is not the list's). */
+/**
+ * One pagination session per view: changing any of its values starts a new one (a search is not the list's). The
+ * order is the list's alone: the count and the search of a view are the same whatever its order.
+ */
 export function paymentsQueryKey(view: ListView) {
-  return ['payments', ...filtersKey(view), view.limit] as const;
+  return ['payments', ...filtersKey(view), view.limit, view.sort] as const;
 }
 
 /** One count per set of filters: the page size does not change what is counted. */

@@ -19,3 +19,8 @@ export function filtersQuery(view: ListView) {
 export function companyHeader(company: string | null): Record<string, string> {
   return company === null ? {} : { [COMPANY_HEADER]: company };
 }
+
+/** The order of the list (and of its export) as the BFF names it; the default order is not sent. */
+export function sortQuery(view: ListView) {
+  return view.sort === null ? {} : { sort: view.sort };
+}
