@@ -8,7 +8,7 @@ import type { AttemptEnd, UpstreamBudget } from './upstream-budget.ts';
 import type { CallContext, ListRequest, UpstreamObservation, UpstreamResult } from './upstream-calls.ts';
 import { abortedFailure, errorCode, type FailedAttempt, failureOf } from './upstream-failures.ts';
 
-export type { CallContext, ListRequest, UpstreamResult } from './upstream-calls.ts';
+export type { UpstreamResult } from './upstream-calls.ts';
 export type { UpstreamFailure } from './upstream-failures.ts';
 
 export interface UpstreamCredentials {
