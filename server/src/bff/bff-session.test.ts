@@ -295,7 +295,9 @@ describe('sign-in answers', () => {
       // 14 guessers hold more places than the 11 that come within 15 min: she is told to ask again, not to wait hours.
       expect(body).toMatchObject({
         code: 'rate_limited',
-        detail: expect.stringMatching(/sign-ins are slowed and taken in turn.*every place within the next 15 min/),
+        detail: expect.stringMatching(
+          /sign-ins are slowed and taken in turn.*every place within the next 15 min/,
+        ),
       });
       expect(Number(slowed.headers.get('retry-after'))).toBeLessThanOrEqual(30);
       // Asking again when told, the right password is checked once the guessers' places lapsed (they stopped
