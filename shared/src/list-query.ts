@@ -7,6 +7,7 @@ import {
   LIMIT_DEFAULT,
   LIMIT_MAX,
   LIMIT_MIN,
+  SORTS,
   STATUS_PATTERN,
 } from './rules.ts';
 
@@ -24,19 +25,6 @@ const statusSchema = z
 const amountBoundSchema = z
   .string()
   .check(z.regex(/^-?\d{1,15}(\.\d{1,6})?$/, 'is an amount in major units such as 100 or 99.95'));
-
-/** How a sorted view is ordered: `created_at:desc` is the upstream's own order; any other is sorted by the BFF. */
-export const SORTS = [
-  'created_at:desc',
-  'created_at:asc',
-  'amount:desc',
-  'amount:asc',
-  'counterparty:asc',
-  'counterparty:desc',
-  'status:asc',
-  'status:desc',
-] as const;
-export type Sort = (typeof SORTS)[number];
 
 export const dateTimeSchema = z
   .string()

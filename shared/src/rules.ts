@@ -130,3 +130,16 @@ export const KNOWN_PAYMENT_FIELDS = [
   'counterparty',
   'reference',
 ] as const;
+
+/** How a sorted view is ordered: `created_at:desc` is the upstream's own order; any other is sorted by the BFF. */
+export const SORTS = [
+  'created_at:desc',
+  'created_at:asc',
+  'amount:desc',
+  'amount:asc',
+  'counterparty:asc',
+  'counterparty:desc',
+  'status:asc',
+  'status:desc',
+] as const;
+export type Sort = (typeof SORTS)[number];

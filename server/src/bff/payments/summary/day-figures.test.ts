@@ -93,6 +93,15 @@ describe('per-day figures', () => {
       expect(withoutAsOf(filtered.figures)).toEqual(withoutAsOf(filteredWalk.figures));
       expect(filtered.figures.count).toBeGreaterThan(0);
 
+      // Several statuses too, each company's line included; an amount range or a search knows rows, so it walks.
+      const several = await summary(MONTHS[2], '&status=FAILED,COMPLETED');
+      expect(several.requests).toBe(0);
+      const severalWalk = await summary(MONTHS[2], '&status=FAILED,COMPLETED&fresh=true');
+      expect(withoutAsOf(several.figures)).toEqual(withoutAsOf(severalWalk.figures));
+      expect(several.figures.companies).toHaveLength(world.companies.length);
+      expect((await summary(MONTHS[2], '&amount_min=10')).requests).toBeGreaterThan(0);
+      expect((await summary(MONTHS[2], '&q=co')).requests).toBeGreaterThan(0);
+
       // Nothing kept names a payment: only figures.
       const ids = world.companies.flatMap((company) => company.rows.map((row) => row.record.id as string));
       const kept = store.written.join('\n');

@@ -9,7 +9,7 @@ import {
 import type { SharedState } from '../../../shared-state/index.ts';
 import type { Range } from '../walk/company-reader.ts';
 import type { View } from '../walk/view.ts';
-import { createSummaryCounter, readRow } from './summary-counter.ts';
+import { companyLine, createSummaryCounter, readRow } from './summary-counter.ts';
 
 /**
  * How long a day's figures are kept: past figures answer a repeated or overlapping question at once, as of the
@@ -156,16 +156,7 @@ export function createDayFigures(
       for (const own of perCompany) counter.merge(own);
       const companies = view.group
         ? {
-            companies: perCompany.map((own, i) => {
-              const figures = own.result(true);
-              return {
-                company_id: view.members[i] as string,
-                count: figures.count,
-                totals: figures.totals,
-                by_status_totals: figures.by_status_totals ?? [],
-                uninterpreted: figures.uninterpreted,
-              };
-            }),
+            companies: perCompany.map((own, i) => companyLine(view.members[i] as string, own)),
           }
         : {};
       return { ...counter.result(true), as_of: new Date(asOf).toISOString(), ...companies };

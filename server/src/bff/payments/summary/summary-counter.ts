@@ -187,3 +187,15 @@ export function createSummaryCounter({
 }
 
 export type SummaryCounter = ReturnType<typeof createSummaryCounter>;
+
+/** A group member's line of the breakdown: what its own counter counted. */
+export function companyLine(companyId: string, counter: SummaryCounter) {
+  const figures = counter.result(true);
+  return {
+    company_id: companyId,
+    count: figures.count,
+    totals: figures.totals,
+    by_status_totals: figures.by_status_totals ?? [],
+    uninterpreted: figures.uninterpreted,
+  };
+}

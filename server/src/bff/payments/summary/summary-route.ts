@@ -16,7 +16,7 @@ import { type View, viewOf } from '../walk/view.ts';
 import { busyWalks, type WalkPlaces } from '../walk/walk-places.ts';
 import { companyWalk, planWalk, rangeOf, WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 import { createDayCells, type DayCells, type DayFigures } from './day-figures.ts';
-import { createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
+import { companyLine, createSummaryCounter, type SummaryCounter } from './summary-counter.ts';
 import { type SummaryRuns, summaryKey } from './summary-runs.ts';
 
 /** What a part of a walk counts into: the view's figures, and the company's per-day figures. */
@@ -177,16 +177,7 @@ export function summaryRoute(parts: {
     const outcomes = walked.map(({ outcome }) => outcome);
     const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
     const failed = outcomes.find((o) => !o.ok);
-    const companies = walked.map(({ own }, i) => {
-      const figures = own.result(true);
-      return {
-        company_id: view.members[i] as string,
-        count: figures.count,
-        totals: figures.totals,
-        by_status_totals: figures.by_status_totals ?? [],
-        uninterpreted: figures.uninterpreted,
-      };
-    });
+    const companies = walked.map(({ own }, i) => companyLine(view.members[i] as string, own));
     return {
       failure: failed && !failed.ok ? failed.failure : undefined,
       complete: !stopped(),

@@ -3,6 +3,8 @@ import {
   KNOWN_STATUSES,
   LIMIT_DEFAULT,
   PAGE_SIZES,
+  SORTS,
+  type Sort,
   STATUS_PATTERN,
 } from '@payments/shared/rules';
 import { parseDateInput } from './typed-date.ts';
@@ -26,17 +28,8 @@ export interface ListView {
 }
 
 /** The orders the list can be walked in (`sort=`, as the BFF names them); the first is the default. */
-export const LIST_SORTS = [
-  'created_at:desc',
-  'created_at:asc',
-  'amount:desc',
-  'amount:asc',
-  'counterparty:asc',
-  'counterparty:desc',
-  'status:asc',
-  'status:desc',
-] as const;
-export type ListSort = (typeof LIST_SORTS)[number];
+export const LIST_SORTS = SORTS;
+export type ListSort = Sort;
 
 /** `amount:asc` as read from an address; the default order and anything unknown read as null (the default). */
 function sortOf(value: string | null): ListSort | null {
