@@ -29,6 +29,17 @@ describe('CSV columns', () => {
     expect(columnsFor([], ['currency', 'amount', 'id'])).toEqual(['currency', 'amount', 'id']);
   });
 
+  it('head a field named like an object key (constructor, __proto__) with its own name, never a label', () => {
+    const fields = ['id', 'constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    expect(headerOf(fields, { timeZone: 'UTC', amountUnit: 'minor' })).toEqual([
+      'Payment ID',
+      'constructor',
+      '__proto__',
+      'toString',
+      'hasOwnProperty',
+    ]);
+  });
+
   it("are headed by the table's labels, the time's zone named; technical columns say what they hold", () => {
     const columns = columnsFor([{ id: 'p1', fee: 1 }], undefined, true);
     expect(headerOf(columns, { timeZone: 'UTC', displayZone: 'Europe/Paris', amountUnit: 'minor' })).toEqual([

@@ -45,20 +45,22 @@ const COMPANY_VIEW_COLUMN = '@company';
  * What the table calls each column (web field-labels.ts), so a file reads as the screen does; the technical
  * columns (only in "all columns") say what they hold. A field the dashboard does not know keeps its own name.
  */
-const LABELS: Readonly<Record<string, string>> = {
-  id: 'Payment ID',
-  company_id: 'Company ID',
-  company_name: 'Company',
-  created_at_utc: 'Created, UTC (ISO 8601)',
-  status: 'Status',
-  amount: 'Amount',
-  currency: 'Currency',
-  amount_raw: 'Amount as sent',
-  description: 'Description',
-  counterparty: 'Counterparty',
-  reference: 'Reference',
-  other_fields: 'Other fields',
-};
+const LABELS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    id: 'Payment ID',
+    company_id: 'Company ID',
+    company_name: 'Company',
+    created_at_utc: 'Created, UTC (ISO 8601)',
+    status: 'Status',
+    amount: 'Amount',
+    currency: 'Currency',
+    amount_raw: 'Amount as sent',
+    description: 'Description',
+    counterparty: 'Counterparty',
+    reference: 'Reference',
+    other_fields: 'Other fields',
+  }),
+);
 
 /**
  * Columns for the file. With `chosen` (the columns the user sees, in the table's order): exactly those, in that
@@ -140,7 +142,7 @@ export function exportFileName(what: {
 export function headerOf(columns: readonly string[], how: Interpretation): string[] {
   const zone = how.displayZone ?? how.timeZone;
   return columns.map((column) =>
-    column === 'created_at' ? `Created (${zone})` : (LABELS[column] ?? column),
+    column === 'created_at' ? `Created (${zone})` : (LABELS.get(column) ?? column),
   );
 }
 
