@@ -97,7 +97,7 @@ test('the company switch sets the company in the URL and shows only its payments
   await page.goto('/?status=COMPLETED');
   await firstRows(page);
   const before = page.url();
-  await page.getByRole('button', { name: /Company/ }).click();
+  await page.getByRole('button', { name: /^Company/ }).click();
   const search = page.getByRole('combobox', { name: 'Search companies' });
   await expect(search).toBeFocused();
   await search.fill('France');
@@ -113,7 +113,7 @@ test('the company switch sets the company in the URL and shows only its payments
 
   await page.goBack();
   await expect(page).toHaveURL(before);
-  await expect(page.getByRole('button', { name: /Company/ })).toContainText('Acme Holding');
+  await expect(page.getByRole('button', { name: /^Company/ })).toContainText('Acme Holding');
   await expectSandboxFirst(page, { status: 'COMPLETED' });
 });
 
@@ -135,7 +135,7 @@ test('a company the user may not see shows a clear message, and the switcher sti
   await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await screenshot(page, 'forbidden-company');
-  await page.getByRole('button', { name: /Company/ }).click();
+  await page.getByRole('button', { name: /^Company/ }).click();
   await page.getByRole('combobox', { name: 'Search companies' }).fill('Holding');
   await page.getByRole('combobox', { name: 'Search companies' }).press('Enter');
   await expect(page).toHaveURL(/[?&]company=acme(&|$)/);
