@@ -39,7 +39,15 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   // Exactly the shown columns in the table's order, headed by the table's labels; Created names the zone its
   // times are in.
   const shown = await columnLabels(page);
-  expect(shown).toEqual(['Payment ID', 'Company', 'Created (UTC)', 'Status', 'Amount', 'Currency', 'Counterparty']);
+  expect(shown).toEqual([
+    'Payment ID',
+    'Company',
+    'Created (UTC)',
+    'Status',
+    'Amount',
+    'Currency',
+    'Counterparty',
+  ]);
   expect(header).toEqual(shown);
   expect(records.length).toBeGreaterThan(100);
   for (const record of records) {

@@ -83,9 +83,9 @@ export async function exportAs(page: Page, item: string): Promise<void> {
 
 /** The labels of the table's columns as the header shows them, in order ("Payment ID", "Created (UTC)", …). */
 export async function columnLabels(page: Page): Promise<string[]> {
-  const names = await page.locator('thead th .column-head__menu-button').evaluateAll((buttons) =>
-    buttons.map((button) => button.getAttribute('aria-label') ?? ''),
-  );
+  const names = await page
+    .locator('thead th .column-head__menu-button')
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''));
   return names.map((name) => name.replace(/^Column options: /, ''));
 }
 
