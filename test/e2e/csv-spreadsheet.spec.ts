@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { expect, exportAs, sandboxPage, signInByApi, test } from './fixtures.ts';
+import { columnLabels, expect, exportAs, sandboxPage, signInByApi, test } from './fixtures.ts';
+import { stack } from './stack.ts';
 
 /** An exact decimal string as an integer count of 10^-scale units. */
 function scaled(decimal: string, scale: number): bigint {
@@ -14,13 +15,12 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   page,
 }, testInfo) => {
   await signInByApi(page);
-  // Hidden in the table, so not in the file.
-  await page.addInitScript(() =>
-    localStorage.setItem(
-      'payments-dashboard.columns.v1',
-      JSON.stringify({ description: false, reference: false, company_id: false }),
-    ),
-  );
+  // Hidden in the table (the layout as the app stores it for this user), so not in the file.
+  await page.addInitScript((username) => {
+    const hidden = { description: false, reference: false, company_id: false };
+    const layout = { visibility: hidden, order: [], sizing: {}, pinned: ['id'] };
+    localStorage.setItem(`payments-dashboard.columns.v2:${username}`, JSON.stringify(layout));
+  }, stack.username);
   const newest = (await sandboxPage({ limit: '1' }, 'acme-eu')).data[0]?.created_at ?? '';
   const to = newest.slice(0, 10);
   const from = new Date(Date.parse(`${to}T00:00:00Z`) - 20 * 86_400_000).toISOString().slice(0, 10);
@@ -38,7 +38,8 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   const header = Object.keys(records[0] ?? {});
   // Exactly the shown columns in the table's order, headed by the table's labels; Created names the zone its
   // times are in.
-  expect(header).toEqual([
+  const shown = await columnLabels(page);
+  expect(shown).toEqual([
     'Payment ID',
     'Company',
     'Created (UTC)',
@@ -47,6 +48,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
     'Currency',
     'Counterparty',
   ]);
+  expect(header).toEqual(shown);
   expect(records.length).toBeGreaterThan(100);
   for (const record of records) {
     const at = record['Created (UTC)'] ?? '';

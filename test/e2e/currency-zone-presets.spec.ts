@@ -126,14 +126,14 @@ test('the currencies chosen filter the list, the figures and the CSV alike, to t
     columns: true,
     skip_empty_lines: true,
   }) as Record<string, string>[];
-  expect(records.map((record) => `${record.company_id}/${record.id}`).sort()).toEqual(
+  expect(records.map((record) => `${record['Company ID']}/${record['Payment ID']}`).sort()).toEqual(
     expected.map(keyOf).sort(),
   );
   const sums = new Map<string, bigint>();
   for (const record of records)
     sums.set(
-      record.currency ?? '',
-      (sums.get(record.currency ?? '') ?? 0n) + thousandths(record.amount ?? ''),
+      record.Currency ?? '',
+      (sums.get(record.Currency ?? '') ?? 0n) + thousandths(record.Amount ?? ''),
     );
   const oracleSums = new Map<string, bigint>();
   for (const row of expected)
@@ -268,7 +268,7 @@ test.describe('in a browser in New York', () => {
       columns: true,
       skip_empty_lines: true,
     }) as Record<string, string>[];
-    const column = 'created_at (America/New_York)';
+    const column = 'Created (America/New_York)';
     expect(Object.keys(records[0] ?? {})).toContain(column);
     const inRange = within(['acme-eu-de'], range.from, tokyoTo);
     expect(records.map((record) => (record[column] ?? '').slice(0, 19))).toEqual(

@@ -81,6 +81,14 @@ export async function exportAs(page: Page, item: string): Promise<void> {
   await page.getByRole('menuitem', { name: item }).click();
 }
 
+/** The labels of the table's columns as the header shows them, in order ("Payment ID", "Created (UTC)", …). */
+export async function columnLabels(page: Page): Promise<string[]> {
+  const names = await page
+    .locator('thead th .column-head__menu-button')
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''));
+  return names.map((name) => name.replace(/^Column options: /, ''));
+}
+
 /** Every violation axe finds with its full rule set (WCAG A/AA and best practices), of any impact. */
 export async function allViolations(
   page: Page,
