@@ -43,6 +43,9 @@ test('a session that expires sends the user to sign-in and back to the same view
   await signInByApi(page);
   await page.goto('/?company=acme-us&status=AWAITING');
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
+  // the figures are asked for after the first rows: the session ends once the view has all it asked for, not
+  // while the summary is on its way (its 401 would end it before the user picks)
+  await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
   await context.clearCookies();
   await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
   await expect(page).toHaveURL(/\/sign-in\?next=%2F%3Fcompany%3Dacme-us%26status%3DFAILED&reason=expired$/);

@@ -68,7 +68,7 @@ test('the date-from filter takes seconds, says its zone, and shows only payments
   const input = page.getByLabel(/Created from/);
   await input.fill(dateFrom);
   await input.press('Enter');
-  await expect(page).toHaveURL(/[?&]date_from=2026-05-28T12%3A30%3A15/);
+  await expect(page).toHaveURL(/[?&]date_from=2026-05-28T12:30:15/);
   await expect(page.getByTestId('list-status')).toContainText('end of list');
   expect(await renderedIds(page)).toEqual(expected);
   const created = await page.locator('tbody [data-column="created_at"]').allTextContents();
@@ -97,7 +97,7 @@ test('the company switch sets the company in the URL and shows only its payments
   await page.goto('/?status=COMPLETED');
   await firstRows(page);
   const before = page.url();
-  await page.getByRole('button', { name: /^Company/ }).click();
+  await page.getByRole('button', { name: /^Company / }).click();
   const search = page.getByRole('combobox', { name: 'Search companies' });
   await expect(search).toBeFocused();
   await search.fill('France');
@@ -113,7 +113,7 @@ test('the company switch sets the company in the URL and shows only its payments
 
   await page.goBack();
   await expect(page).toHaveURL(before);
-  await expect(page.getByRole('button', { name: /^Company/ })).toContainText('Acme Holding');
+  await expect(page.getByRole('button', { name: /^Company / })).toContainText('Acme Holding');
   await expectSandboxFirst(page, { status: 'COMPLETED' });
 });
 
@@ -135,7 +135,7 @@ test('a company the user may not see shows a clear message, and the switcher sti
   await expect(page.locator('tbody tr[data-row-id]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await screenshot(page, 'forbidden-company');
-  await page.getByRole('button', { name: /^Company/ }).click();
+  await page.getByRole('button', { name: /^Company / }).click();
   await page.getByRole('combobox', { name: 'Search companies' }).fill('Holding');
   await page.getByRole('combobox', { name: 'Search companies' }).press('Enter');
   await expect(page).toHaveURL(/[?&]company=acme(&|$)/);

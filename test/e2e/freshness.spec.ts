@@ -39,13 +39,14 @@ test('"Updated" says when the list was checked; new payments are counted without
 
   await show.click();
   await expect(firstRow).not.toHaveAttribute('data-row-id', before ?? '');
-  // The payment that was newest is now below the ones that arrived, at least `announced` rows down: scrolled
-  // to (only the rows in view are drawn), its row index says where it stands.
-  const previous = page.locator(`tbody tr[data-row-id="${before}"]`);
-  for (let tries = 0; tries < 40 && (await previous.count()) === 0; tries++)
-    await page.locator('.grid-scroll').evaluate((box) => box.scrollBy(0, box.clientHeight / 2));
-  const rowIndex = Number(await previous.getAttribute('aria-rowindex'));
-  // aria-rowindex counts the header row as 1, so the first payment is row 2.
-  expect(rowIndex - 2).toBeGreaterThanOrEqual(announced);
+  // The payment that was newest is now below the ones that arrived, at least `announced` rows down. The rows are
+  // virtual: scrolled to where it must be, it is drawn, and its row index says how far down it is.
+  await page
+    .locator('.grid-scroll')
+    .evaluate((scroller, rows) => scroller.scrollTo(0, rows * 36), announced);
+  const formerNewest = page.locator(`tbody tr[data-row-id="${before}"]`);
+  await expect(formerNewest).toBeAttached();
+  // aria-rowindex counts from 1, the header row first
+  expect(Number(await formerNewest.getAttribute('aria-rowindex')) - 2).toBeGreaterThanOrEqual(announced);
   await page.screenshot({ path: testInfo.outputPath('new-payments-shown.png') });
 });

@@ -32,10 +32,10 @@ test('the switcher offers a company with its subsidiaries; the group lists the r
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible();
   await expect(page.getByRole('columnheader', { name: 'Company', exact: true })).toHaveCount(0);
 
-  await page.getByRole('button', { name: /^Company/ }).click();
+  await page.getByRole('button', { name: /^Company / }).click();
   await page.getByRole('link', { name: 'Acme Europe B.V. and its subsidiaries' }).click();
   await expect(page).toHaveURL(/\/\?company=acme-eu&group=true&date_from=/);
-  await expect(page.getByRole('button', { name: /^Company/ })).toHaveText(
+  await expect(page.getByRole('button', { name: /^Company / })).toHaveText(
     /Acme Europe B\.V\. and its subsidiaries/,
   );
   await expect(page.getByRole('columnheader', { name: 'Company', exact: true })).toBeVisible();

@@ -155,5 +155,5 @@ test("a link to a subsidiary's payment, opened in the holding's view, opens it a
   await expect(page).toHaveURL(new RegExp(`/payments/${payment.id}\\?company=${subsidiary.id}$`));
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(new RegExp(`/\\?company=${subsidiary.id}$`));
-  await expect(page.getByRole('button', { name: /^Company/ })).toContainText(subsidiary.name);
+  await expect(page.getByRole('button', { name: /^Company / })).toContainText(subsidiary.name);
 });
