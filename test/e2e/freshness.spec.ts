@@ -41,9 +41,7 @@ test('"Updated" says when the list was checked; new payments are counted without
   await expect(firstRow).not.toHaveAttribute('data-row-id', before ?? '');
   // The payment that was newest is now below the ones that arrived, at least `announced` rows down. The rows are
   // virtual: scrolled to where it must be, it is drawn, and its row index says how far down it is.
-  await page
-    .locator('.grid-scroll')
-    .evaluate((scroller, rows) => scroller.scrollTo(0, rows * 36), announced);
+  await page.locator('.grid-scroll').evaluate((scroller, rows) => scroller.scrollTo(0, rows * 36), announced);
   const formerNewest = page.locator(`tbody tr[data-row-id="${before}"]`);
   await expect(formerNewest).toBeAttached();
   // aria-rowindex counts from 1, the header row first
