@@ -87,12 +87,27 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
 
   // The payment before or after among the loaded rows, in the list's order; the address follows without a new
   // history entry per step, so Back still leaves the drawer.
+  // Steps asked faster than the router shows them (j j j) add up: each starts where the one before aimed, for as
+  // long as that one is on its way.
+  const aimed = useRef<{ index: number; at: number } | null>(null);
   const step = (offset: -1 | 1) => {
     const row = rows[paymentIndex + offset];
     if (paymentIndex < 0 || row === undefined) return undefined;
     const href = `${paths.payment(String(row.id))}${search}`;
-    const open = () =>
-      void navigate(href, { replace: true, state: { company: companyIds[paymentIndex + offset] } });
+    const open = () => {
+      const pending = aimed.current;
+      const from =
+        pending !== null && pending.index !== paymentIndex && performance.now() - pending.at < 1_000
+          ? pending.index
+          : paymentIndex;
+      const target = rows[from + offset];
+      if (target === undefined) return;
+      aimed.current = { index: from + offset, at: performance.now() };
+      void navigate(`${paths.payment(String(target.id))}${search}`, {
+        replace: true,
+        state: { company: companyIds[from + offset] },
+      });
+    };
     return { href, open };
   };
 
