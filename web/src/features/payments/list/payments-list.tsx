@@ -10,6 +10,7 @@ import { ListFooter } from './list-footer.tsx';
 import { PaymentsTable } from './payments-table.tsx';
 import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
+import { useShortcutKey } from './use-shortcut-key.ts';
 
 const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
 const EmptyListPanel = deferredPart('EmptyListPanel');
@@ -44,14 +45,17 @@ export function PaymentsList({ view, username, config, summary, onChange }: Prop
   const empty = !list.awaitingRows && !list.isError && !list.hasNextPage && none;
   const hasFilters = activeFilterCount(view) > 0;
   const firstView = list.awaitingRows;
+  const [shortcutsOpen, closeShortcuts] = useShortcutKey();
   useEffect(() => {
     if (!firstView) firstViewIsDrawn();
   }, [firstView]);
   return (
     <>
-      <Suspense fallback={null}>
-        <KeyboardShortcuts />
-      </Suspense>
+      {shortcutsOpen && (
+        <Suspense fallback={null}>
+          <KeyboardShortcuts onClose={closeShortcuts} />
+        </Suspense>
+      )}
       <PaymentsTable
         list={list}
         username={username}

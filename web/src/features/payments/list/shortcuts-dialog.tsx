@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef } from 'react';
-import { useShortcutKey } from './use-shortcut-key.ts';
 
 const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
   ['↑ ↓', 'previous or next payment'],
@@ -12,15 +11,11 @@ const SHORTCUTS: ReadonlyArray<[keys: string, what: string]> = [
 ];
 
 /**
- * `?` lists the keyboard shortcuts in a modal dialog: the browser traps focus in it, Escape closes it, and focus
- * goes back where it was. In the deferred chunk, which every list view loads just after its first rows.
+ * The keyboard shortcuts in a modal dialog, shown when `?` asks for them (useShortcutKey, in the first view, so
+ * a `?` pressed before this deferred chunk came is not lost): the browser traps focus in it, Escape closes it, and
+ * focus goes back where it was.
  */
-export function KeyboardShortcuts() {
-  const [open, close] = useShortcutKey();
-  return open ? <ShortcutsDialog onClose={close} /> : null;
-}
-
-function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+export function KeyboardShortcuts({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
