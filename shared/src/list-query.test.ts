@@ -97,6 +97,13 @@ describe('the view filters of issue 36', () => {
     expect(listQuerySchema.safeParse({ amount_min: '1e3' }).success).toBe(false);
   });
 
+  it('says which bound is badly written instead of throwing when both are given', () => {
+    const parsed = listQuerySchema.safeParse({ amount_min: '10', amount_max: '1,000' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path)).toEqual([['amount_max']]);
+    expect(parsed.error?.issues[0]?.message).toContain('is an amount in major units');
+  });
+
   it('takes the agreed sorts and no other', () => {
     expect(listQuerySchema.parse({ sort: 'amount:desc' }).sort).toBe('amount:desc');
     expect(listQuerySchema.safeParse({ sort: 'amount' }).success).toBe(false);

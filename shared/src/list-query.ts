@@ -22,9 +22,10 @@ const statusSchema = z
     ),
   );
 /** An amount bound in major units, as a person types it: `100`, `99.95`, `-5`. */
+const AMOUNT_BOUND = /^-?\d{1,15}(\.\d{1,6})?$/;
 const amountBoundSchema = z
   .string()
-  .check(z.regex(/^-?\d{1,15}(\.\d{1,6})?$/, 'is an amount in major units such as 100 or 99.95'));
+  .check(z.regex(AMOUNT_BOUND, 'is an amount in major units such as 100 or 99.95'));
 
 export const dateTimeSchema = z
   .string()
@@ -76,11 +77,16 @@ const orderedRange = z.refine<{ date_from?: string | undefined; date_to?: string
   { message: 'must not be before date_from', path: ['date_to'] },
 );
 
-/** An amount range whose maximum is below its minimum selects nothing: refused, as a reversed period is. */
+/**
+ * An amount range whose maximum is below its minimum selects nothing: refused, as a reversed period is. Zod runs
+ * this check even when a bound failed its own pattern, so a badly written bound is left to that bound's issue.
+ */
 const orderedAmounts = z.refine<{ amount_min?: string | undefined; amount_max?: string | undefined }>(
   (f) =>
     f.amount_min === undefined ||
     f.amount_max === undefined ||
+    !AMOUNT_BOUND.test(f.amount_min) ||
+    !AMOUNT_BOUND.test(f.amount_max) ||
     compareDecimals(f.amount_min, f.amount_max) <= 0,
   { message: 'must not be below amount_min', path: ['amount_max'] },
 );
