@@ -150,6 +150,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     runs,
     maxRows: settings.SORT_MAX_ROWS,
     walksPerUser: settings.WALKS_PER_USER,
+    now,
   });
   const exportParts = {
     settings,
