@@ -155,5 +155,7 @@ export const listQuerySchema = z
     cursor: z.optional(cursorSchema),
     ...filterShape,
     sort: sortSchema,
+    /** `true` on a Refresh's first page: a sorted view walked again from now, never one sorted before. */
+    fresh: z.optional(z.enum(['true', 'false'])),
   })
   .check(orderedRange, orderedAmounts);

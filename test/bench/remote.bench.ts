@@ -14,6 +14,11 @@
  * 6. Upstream requests refused with 429 during 5, as a share of all upstream requests then (≤ 2 %).
  * 7. A cold export (fresh BFF): time ÷ (its pages × the measured page latency) (≤ 1.1).
  * 8. Figure 3's half-year searched for an amount range (every row read, matches exact): time ÷ figure 3's (≤ 1.5).
+ * 9. The group's last full month sorted by amount, the group walked before (figure 4): first sorted rows ≤ 1.2 ×
+ *    the reachable floor (the month's pages ÷ the rate, or its largest company's pages × the page latency,
+ *    whichever is larger) + 0.5 s, rows exact; scrolling it to its end: upstream requests (0).
+ * 10. That month's group figures with their per-company breakdown (a Refresh), breakdown exact: its time and
+ *    upstream requests ÷ those of one walk of the month (figure 9's) (one walk, not two: ≤ 1.1).
  * Every step has a timeout: a step that runs out is reported as not met, and the suite ends in bounded time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -43,8 +48,14 @@ const EXPORT_COMPANY = 'acme-us-ny';
 /** The view of figure 1: asked by nobody before it. */
 const SHARED_VIEW = { company: 'acme-us', query: 'limit=50&status=COMPLETED' };
 const BROWSERS = 24;
-/** Where the children listen: a range the project's other servers and benchmarks leave alone. */
-const PORTS = { from: 3600, to: 3699 };
+/**
+ * Where the children listen: a range the project's other servers and benchmarks leave alone, or
+ * `BENCH_PORTS=<from>-<to>` when several run on one machine.
+ */
+const PORTS = (() => {
+  const [from, to] = (process.env.BENCH_PORTS ?? '3600-3699').split('-').map(Number);
+  return { from: from ?? 3600, to: to ?? 3699 };
+})();
 const STEP_TIMEOUT_MS = 120_000;
 const PAGE_LATENCY_SAMPLES = 20;
 const LIGHT_INTERVAL_MS = 300;
@@ -541,6 +552,179 @@ async function walkedFigures(origin: string, running: Running) {
   return { month: monthFigure, figures };
 }
 
+/** Ids as the BFF orders ties: digits as numbers, anything else as its text. */
+function compareIds(a: string, b: string) {
+  if (/^\d+$/.test(a) && /^\d+$/.test(b) && a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface SortedPage {
+  data: Row[];
+  company_ids: string[];
+  next_cursor: string | null;
+  total: number;
+}
+
+/** Figures 9 and 10: month-end questions of the group's last full month, after figure 4 walked the group. */
+async function monthEndFigures(origin: string, running: Running): Promise<BenchFigure[]> {
+  const session = await signInHeaders(origin, PASSWORD);
+  const newest =
+    [...running.rows.values()]
+      .map((list) => list[0]?.created_at ?? '')
+      .toSorted()
+      .at(-1) ?? '';
+  const month = monthBefore(newest, 1);
+  const monthRows = [...running.rows].map(([company, list]) => ({
+    company,
+    rows: inRange(list, month.from, month.to),
+  }));
+  const pages = monthRows.map(({ rows }) => pagesOf(rows.length));
+  const monthPages = pages.reduce((sum, n) => sum + n, 0);
+  const floorMs = Math.max((1000 * monthPages) / UPSTREAM_RPS, Math.max(...pages) * running.pageMs);
+  const target = round((1.2 * floorMs) / 1000 + 0.5);
+  // The oracle: by currency, then amount largest first, then id, then company.
+  const expected = monthRows
+    .flatMap(({ company, rows }) => rows.map((row) => ({ company, row })))
+    .sort(
+      (a, b) =>
+        (a.row.currency < b.row.currency ? -1 : a.row.currency > b.row.currency ? 1 : 0) ||
+        b.row.amount - a.row.amount ||
+        compareIds(a.row.id, b.row.id) ||
+        (a.company < b.company ? -1 : a.company > b.company ? 1 : 0),
+    )
+    .map(({ company, row }) => `${company} ${row.id}`);
+  const range = `date_from=${month.from}&date_to=${month.to}`;
+  const keysOf = (page: SortedPage) => page.data.map((row, i) => `${page.company_ids[i]} ${row.id}`);
+  // Past UPSTREAM_PAGE_REUSE_MS: figure 4's pages are not reused, the sorted walk reads the upstream itself.
+  await sleep(1_500);
+  let before = await upstreamStats(running.sandbox);
+  let next: string | null = null;
+  const first = await step('sorted month, first rows', async (signal) => {
+    const page = await bffJson<SortedPage>(
+      origin,
+      session,
+      `/api/payments?group=true&sort=amount:desc&limit=50&${range}`,
+      ROOT,
+      signal,
+    );
+    const got = keysOf(page);
+    if (got.join() !== expected.slice(0, got.length).join() || page.total !== expected.length)
+      throw new Error(
+        `first rows ${got.slice(0, 3).join(', ')}…, expected ${expected.slice(0, 3).join(', ')}…`,
+      );
+    next = page.next_cursor;
+    return got;
+  });
+  const sortWalk = traffic(before, await upstreamStats(running.sandbox));
+  before = await upstreamStats(running.sandbox);
+  const scrolled = await step('sorted month, scrolled to its end', async (signal) => {
+    const seen = first.ok ? [...first.value] : [];
+    let scrolls = 0;
+    while (next !== null) {
+      const page: SortedPage = await bffJson<SortedPage>(
+        origin,
+        session,
+        `/api/payments?group=true&sort=amount:desc&limit=100&${range}&cursor=${encodeURIComponent(next)}`,
+        ROOT,
+        signal,
+      );
+      seen.push(...keysOf(page));
+      next = page.next_cursor;
+      scrolls += 1;
+    }
+    if (seen.join() !== expected.join())
+      throw new Error(`scrolled ${seen.length} rows, expected ${expected.length}, in the oracle's order`);
+    return scrolls;
+  });
+  const scroll = traffic(before, await upstreamStats(running.sandbox));
+  console.log(
+    `  sorted month ${month.from.slice(0, 7)} of ${ROOT}'s group by amount: ${expected.length} rows, ${monthPages} pages, floor ${(floorMs / 1000).toFixed(2)} s (${monthPages} ÷ ${UPSTREAM_RPS}/s, or ${Math.max(...pages)} × ${running.pageMs.toFixed(0)} ms); first rows after ${sortWalk.requests} upstream requests (${sortWalk.refused} refused); scrolled in ${scrolled.ok ? scrolled.value : '?'} pages, ${scroll.requests} upstream requests`,
+  );
+
+  // 10. The same month's group figures, a Refresh: its per-company lines come from the same walk.
+  let problems: string[] = [];
+  before = await upstreamStats(running.sandbox);
+  const breakdown = await step('group month with its breakdown', async (signal) => {
+    const summary = await bffJson<Summary>(
+      origin,
+      session,
+      `/api/payments/summary?group=true&fresh=true&${range}`,
+      ROOT,
+      signal,
+    );
+    problems = differences(
+      summary,
+      monthRows.flatMap(({ rows }) => rows),
+    );
+    for (const { company, rows } of monthRows) {
+      const line = summary.companies?.find((c) => c.company_id === company);
+      if (line === undefined) problems.push(`no line for ${company}`);
+      else if (line.count !== rows.length)
+        problems.push(`${company}: ${line.count}, expected ${rows.length}`);
+      else
+        for (const total of line.totals) {
+          const minor = rows
+            .filter((row) => row.currency === total.currency)
+            .reduce((sum, row) => sum + BigInt(row.amount), 0n);
+          if (minorUnits(total.total, total.currency) !== minor)
+            problems.push(`${company} ${total.currency}: ${total.total}, expected ${minor} minor`);
+        }
+    }
+  });
+  const counted = traffic(before, await upstreamStats(running.sandbox));
+  if (problems.length > 0)
+    console.log(`  group month breakdown differs from the oracle: ${problems.join('; ')}`);
+  console.log(
+    `  group month ${month.from.slice(0, 7)} with its breakdown (Refresh): ${counted.requests} upstream requests (${counted.refused} refused); the sorted walk of the month took ${sortWalk.requests}`,
+  );
+  return [
+    figure(
+      '9. group month sorted by amount, walked before: first rows',
+      first,
+      (d) => d.ms / 1000,
+      's',
+      (v) => atMost(v, target),
+    ),
+    figure('9. … ÷ (reachable floor + 0.5 s)', first, (d) => d.ms / (floorMs + 500), '×', noTarget),
+    figure(
+      '9. … scrolled to its end: upstream requests',
+      scrolled,
+      () => scroll.requests,
+      'req',
+      (v) => atMost(v, 0),
+    ),
+    figure(
+      '10. group month with per-company breakdown (Refresh): time',
+      breakdown,
+      (d) => d.ms / 1000,
+      's',
+      noTarget,
+    ),
+    figure(
+      '10. … breakdown exact (1 = equal to the oracle)',
+      breakdown,
+      () => (problems.length === 0 ? 1 : 0),
+      '',
+      (v) => atLeast(v, 1),
+    ),
+    // One walk of the month at the same remembered positions: figure 9's, which read every row of it.
+    figure(
+      '10. … time ÷ one walk of the month (figure 9)',
+      breakdown,
+      (d) => (first.ok ? d.ms / first.ms : Number.NaN),
+      '×',
+      (v) => atMost(v, 1.1),
+    ),
+    figure(
+      '10. … upstream requests ÷ one walk of the month (figure 9)',
+      breakdown,
+      () => counted.requests / sortWalk.requests,
+      '×',
+      (v) => atMost(v, 1.1),
+    ),
+  ];
+}
+
 /** Views nobody asked before: every company, status and date_from, in an order that changes company each time. */
 function lightViews(companies: readonly string[]) {
   const statuses = ['COMPLETED', 'AWAITING', 'FAILED', 'CANCELLED'];
@@ -739,6 +923,7 @@ async function run(): Promise<BenchFigure[]> {
     const bff = await startBff(running, 'bff', keep);
     const sameView = await sameViewFigures(bff.origin, running);
     const walked = await walkedFigures(bff.origin, running);
+    const monthEnd = await monthEndFigures(bff.origin, running);
     const load = await loadFigures(bff.origin, running);
     logDigest('BFF', bff.logFile);
     return [
@@ -753,6 +938,7 @@ async function run(): Promise<BenchFigure[]> {
       walked.month,
       cold.month,
       ...walked.figures,
+      ...monthEnd,
       ...load,
       ...cold.export,
     ];

@@ -150,6 +150,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     runs,
     maxRows: settings.SORT_MAX_ROWS,
     walksPerUser: settings.WALKS_PER_USER,
+    now,
   });
   const exportParts = {
     settings,
@@ -195,7 +196,7 @@ export function createBff(settings: BffSettings, parts: BffParts) {
     .route('/config', appConfigRoute({ settings, scope }))
     .route('/payments', listRoute({ settings, scope, cursors, read, checkpoints, walks, sorted }))
     .route('/payments/summary', summaryRoute({ settings, scope, runs, read, checkpoints, walks, days, now }))
-    .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases }))
+    .route('/payments', searchRoutes({ settings, scope, runs, read, checkpoints, walks, leases, now }))
     .route('/payments/export.csv', exportRoute(exportParts, CSV_EXPORT))
     .route('/payments/export.xlsx', exportRoute(exportParts, XLSX_EXPORT));
 

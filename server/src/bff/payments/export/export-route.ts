@@ -180,7 +180,7 @@ export function exportRoute(
     };
     const walk = new AbortController();
     const tally = { attempts: 0 };
-    const asOf = new Date(parts.now()).toISOString();
+    let asOf = new Date(parts.now()).toISOString();
     const signal = AbortSignal.any([walk.signal, c.req.raw.signal]);
     const upstreamSort =
       settings.PAYMENTS_LIST_ORDER === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
@@ -201,6 +201,8 @@ export function exportRoute(
         return problemFrom(c, outcome.failure);
       }
       rows = sortedBatches(outcome.rows, outcome.attempts);
+      // A kept sorted view was read when its walk began, not now: the figures sheet says so.
+      asOf = new Date(outcome.asOf).toISOString();
     } else
       rows = viewRows(view, {
         tally,

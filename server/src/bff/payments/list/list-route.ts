@@ -70,7 +70,7 @@ export function listRoute(parts: {
   };
 
   return new Hono<BffEnv>().get('/', validQuery(listQuerySchema), async (c) => {
-    const { limit, cursor, sort, ...query } = c.req.valid('query');
+    const { limit, cursor, sort, fresh, ...query } = c.req.valid('query');
     const chosen = viewOf(c.get('user'), c.req.header(COMPANY_HEADER), parts.scope, query, {
       amountUnit: settings.PAYMENTS_AMOUNT_UNIT,
     });
@@ -80,7 +80,12 @@ export function listRoute(parts: {
     const upstreamSort = order === 'created_at_desc' ? 'created_at:desc' : 'created_at:asc';
     if ((sort !== undefined && sort !== upstreamSort) || (cursor !== undefined && isSortedCursor(cursor)))
       // Typed as nothing: the route's client type stays the page's (a sorted page has the same fields and `total`).
-      return (await parts.sorted(c, view, { sort: sort ?? upstreamSort, limit, cursor })) as never;
+      return (await parts.sorted(c, view, {
+        sort: sort ?? upstreamSort,
+        limit,
+        cursor,
+        fresh: fresh === 'true',
+      })) as never;
     const binding = { user: view.user.username, company: view.company, ...query };
     let places: MemberPlace[];
     if (cursor !== undefined) {
@@ -124,11 +129,14 @@ export function listRoute(parts: {
       },
     });
     let reads = 0;
+    // A Refresh's first page takes no upstream page asked for before it (the upstream client reuses recent ones).
+    const notBefore = fresh === 'true' && cursor === undefined ? performance.now() : undefined;
     const walkOf = (place: MemberPlace) =>
       companyWalk(view, place.company, place.filters, {
         timeZone,
         cls: reads++ < PAGE_CLASS_READS ? 'page' : 'walk',
         signal: c.req.raw.signal,
+        notBefore,
       });
     const listParts = { read, walkOf, order, limit, maxPages: settings.DATE_TO_MAX_SKIP_PAGES };
     let page: ListPage;

@@ -78,7 +78,8 @@ function matchingParts(
  * `GET /api/payments/search` (a view's payments matching `q`) and `GET /api/payments/find` (one payment by its id,
  * in every company the user may see): the upstream cannot search, so the view is walked as a summary walks it —
  * every company at once, each split at remembered positions — and matches are streamed as `text/event-stream`
- * events as they are found: `start` (an estimate of the rows to read), `match`, `progress` (rows read), `done`.
+ * events as they are found: `start` (an estimate of the rows to read, and `as_of`: every match is read at or after
+ * it), `match`, `progress` (rows read), `done`.
  */
 export function searchRoutes(parts: {
   settings: Pick<
@@ -91,6 +92,7 @@ export function searchRoutes(parts: {
   checkpoints: Checkpoints;
   walks: WalkPlaces;
   leases: Leases;
+  now: () => number;
 }) {
   const { settings } = parts;
   const timeZone = settings.PAYMENTS_TIME_ZONE;
@@ -105,7 +107,13 @@ export function searchRoutes(parts: {
     view: View,
     matches: (record: Payment) => boolean,
     sort: Sort | undefined,
-    how: { signal: AbortSignal; send(found: Found): void; onPage(rows: number): void; stopped(): boolean },
+    how: {
+      signal: AbortSignal;
+      notBefore: number;
+      send(found: Found): void;
+      onPage(rows: number): void;
+      stopped(): boolean;
+    },
   ): Promise<UpstreamFailure | undefined> {
     const held: SortedRow[] = [];
     const walk = viewRows(view, {
@@ -114,6 +122,7 @@ export function searchRoutes(parts: {
       order,
       timeZone,
       signal: how.signal,
+      notBefore: how.notBefore,
     });
     let end: RowsEnd | undefined;
     for (;;) {
@@ -186,11 +195,22 @@ export function searchRoutes(parts: {
         write('progress', { read });
       };
       try {
-        write('start', { estimate, companies: view.members.length });
-        // Matches are of the payments as the upstream lists them from now on: no page asked for before is taken.
+        // Matches are of the payments as the upstream lists them from now on: no page asked for before is taken,
+        // and `as_of` says so (every match was read at or after it).
         const notBefore = performance.now();
+        write('start', {
+          estimate,
+          companies: view.members.length,
+          as_of: new Date(parts.now()).toISOString(),
+        });
         if (ordered) {
-          const failure = await inOrder(view, matches, ordered.sort, { signal, send, onPage, stopped });
+          const failure = await inOrder(view, matches, ordered.sort, {
+            signal,
+            notBefore,
+            send,
+            onPage,
+            stopped,
+          });
           await writing;
           if (claim.lost.aborted) {
             const detail = 'a newer search of yours replaced this one';

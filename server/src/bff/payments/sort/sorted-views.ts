@@ -4,14 +4,21 @@ import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
 import type { CompanyReader } from '../walk/company-reader.ts';
 import { viewRows } from '../walk/ordered-walk.ts';
+import { awaitSharedRun, type SharedRun } from '../walk/shared-run.ts';
 import type { View } from '../walk/view.ts';
 import { type SortedRow, sortOrder } from './sort-order.ts';
 
 /** How long a sorted view is kept after its last use: long enough to scroll it and open its rows. */
 const SORTED_VIEW_TTL_MS = 5 * 60_000;
 
+/** A view sorted: its rows, and the time its walk began (every row was read at or after it: its `as_of`). */
+export interface SortedSnapshot {
+  rows: readonly SortedRow[];
+  asOf: number;
+}
+
 export type SortOutcome =
-  | { ok: true; rows: readonly SortedRow[]; attempts: number }
+  | ({ ok: true; attempts: number } & SortedSnapshot)
   | { ok: false; failure: UpstreamFailure; attempts: number }
   | { ok: 'too_large'; attempts: number };
 
@@ -28,11 +35,8 @@ export const sortedKey = (view: View, sort: Sort) =>
     sort,
   ]);
 
-interface Building {
-  outcome: Promise<SortOutcome>;
-  stop: AbortController;
-  listeners: Set<(sorted: number) => void>;
-  read: number;
+interface Building extends SharedRun<SortOutcome> {
+  startedAt: number;
 }
 
 /**
@@ -41,7 +45,9 @@ interface Building {
  * here. A view of more than SORT_MAX_ROWS rows is refused. Views are kept in this process for SORTED_VIEW_TTL_MS
  * after their last use, at most SORT_MAX_ROWS rows in all: a new view drops the least recently used ones, so memory
  * stays within one largest view. A question asked while it is being walked joins the walk under way; the walk
- * stops when nobody waits for it.
+ * stops when nobody waits for it. A Refresh asked at T (`notBefore`) is answered only by a walk begun at or after
+ * T: kept rows or a walk begun before may hold rows read before they changed. Each snapshot is kept under its
+ * `as_of`, so a list being scrolled goes on in the snapshot it began in while a Refresh makes a newer one.
  */
 export function createSortedViews(parts: {
   maxRows: number;
@@ -53,47 +59,74 @@ export function createSortedViews(parts: {
   now?: () => number;
 }) {
   const now = parts.now ?? Date.now;
-  const kept = new Map<string, { rows: readonly SortedRow[]; used: number }>();
+  /** Snapshots by `[key, asOf]`, least recently used first; `newest` names each key's latest `asOf`. */
+  const kept = new Map<string, SortedSnapshot & { key: string; used: number }>();
+  const newest = new Map<string, number>();
   const building = new Map<string, Building>();
   let keptRows = 0;
+  const slot = (key: string, asOf: number) => JSON.stringify([key, asOf]);
 
-  const forget = (key: string) => {
-    const entry = kept.get(key);
-    if (entry) keptRows -= entry.rows.length;
-    kept.delete(key);
+  const forget = (at: string) => {
+    const entry = kept.get(at);
+    if (!entry) return;
+    keptRows -= entry.rows.length;
+    kept.delete(at);
+    if (newest.get(entry.key) === entry.asOf) newest.delete(entry.key);
   };
   const sweep = () => {
-    for (const [key, entry] of kept) if (now() - entry.used > SORTED_VIEW_TTL_MS) forget(key);
+    for (const [at, entry] of kept) if (now() - entry.used > SORTED_VIEW_TTL_MS) forget(at);
   };
-  const keep = (key: string, rows: readonly SortedRow[]) => {
+  const keep = (key: string, snapshot: SortedSnapshot) => {
     sweep();
     // Least recently used first: a Map iterates in insertion order, and a use re-inserts.
     for (const [old] of kept) {
-      if (keptRows + rows.length <= parts.maxRows) break;
+      if (keptRows + snapshot.rows.length <= parts.maxRows) break;
       forget(old);
     }
-    kept.set(key, { rows, used: now() });
-    keptRows += rows.length;
+    kept.set(slot(key, snapshot.asOf), { ...snapshot, key, used: now() });
+    keptRows += snapshot.rows.length;
+    // An older walk ending last does not hide a Refresh's newer rows from the next question.
+    if ((newest.get(key) ?? Number.NEGATIVE_INFINITY) < snapshot.asOf) newest.set(key, snapshot.asOf);
+  };
+  /** The snapshot of `key` as of `asOf` when kept (and marks it used), else undefined. */
+  const use = (key: string, asOf: number): SortedSnapshot | undefined => {
+    const at = slot(key, asOf);
+    const entry = kept.get(at);
+    if (!entry) return undefined;
+    kept.delete(at);
+    if (now() - entry.used > SORTED_VIEW_TTL_MS) {
+      keptRows -= entry.rows.length;
+      if (newest.get(key) === asOf) newest.delete(key);
+      return undefined;
+    }
+    kept.set(at, { ...entry, used: now() });
+    return { rows: entry.rows, asOf };
   };
 
-  async function walk(view: View, sort: Sort, signal: AbortSignal, progress: (read: number) => void) {
+  async function walk(
+    view: View,
+    sort: Sort,
+    how: { signal: AbortSignal; progress: (read: number) => void; asOf: number },
+  ): Promise<SortOutcome> {
     const rows: SortedRow[] = [];
     const walked = viewRows(view, {
       read: parts.read,
       checkpoints: parts.checkpoints,
       order: parts.order,
       timeZone: parts.timeZone,
-      signal,
+      signal: how.signal,
+      // No page asked for before this walk began is taken from the upstream client's shared or reused calls.
+      notBefore: performance.now(),
     });
     for (;;) {
       const next = await walked.next();
       if (next.done) {
         if (!next.value.ok) return next.value;
         rows.sort(sortOrder(sort, parts));
-        return { ok: true as const, rows, attempts: next.value.attempts };
+        return { ok: true as const, rows, asOf: how.asOf, attempts: next.value.attempts };
       }
       rows.push(...next.value);
-      progress(rows.length);
+      how.progress(rows.length);
       if (rows.length > parts.maxRows) {
         const end = await walked.return({ ok: true, attempts: 0 });
         return { ok: 'too_large' as const, attempts: end.done ? end.value.attempts : 0 };
@@ -102,67 +135,57 @@ export function createSortedViews(parts: {
   }
 
   return {
-    /** The sorted rows when kept (and marks them used), else undefined. */
-    kept(key: string): readonly SortedRow[] | undefined {
-      const entry = kept.get(key);
-      if (!entry || now() - entry.used > SORTED_VIEW_TTL_MS) {
-        if (entry) forget(key);
-        return undefined;
-      }
-      kept.delete(key);
-      kept.set(key, { ...entry, used: now() });
-      return entry.rows;
+    /**
+     * The newest sorted rows of `key` when kept and, with `notBefore`, begun at or after it; or, with `asOf`, the
+     * snapshot of that time (a list scrolled on). Marks them used.
+     */
+    kept(key: string, when: { notBefore?: number; asOf?: number } = {}): SortedSnapshot | undefined {
+      const asOf = when.asOf ?? newest.get(key);
+      if (asOf === undefined || asOf < (when.notBefore ?? Number.NEGATIVE_INFINITY)) return undefined;
+      return use(key, asOf);
     },
     /**
      * The sorted rows of `view`: kept, or walked now (joining a walk of the same question under way). `progress`
-     * hears the rows read so far; the waiter leaves on `signal`.
+     * hears the rows read so far; the waiter leaves on `signal`. With `notBefore` (a Refresh), neither kept rows
+     * nor a walk begun before it answer: a new walk starts, and later askers join that one.
      */
     async sorted(
       view: View,
       sort: Sort,
-      waiter: { signal: AbortSignal; progress(read: number): void },
+      waiter: { signal: AbortSignal; progress(read: number): void; notBefore?: number | undefined },
     ): Promise<SortOutcome | 'left'> {
       const key = sortedKey(view, sort);
-      const rows = this.kept(key);
-      if (rows) return { ok: true, rows, attempts: 0 };
+      const notBefore = waiter.notBefore ?? Number.NEGATIVE_INFINITY;
+      const ready = this.kept(key, { notBefore });
+      if (ready) return { ok: true, ...ready, attempts: 0 };
       let run = building.get(key);
-      if (!run) {
-        const stop = new AbortController();
+      if (!run || run.startedAt < notBefore) {
+        const startedAt = now();
         const fresh: Building = {
-          stop,
+          startedAt,
+          stop: new AbortController(),
           listeners: new Set(),
-          read: 0,
           outcome: Promise.resolve({} as SortOutcome),
         };
-        fresh.outcome = walk(view, sort, stop.signal, (read) => {
-          fresh.read = read;
-          for (const listener of fresh.listeners) listener(read);
+        fresh.outcome = walk(view, sort, {
+          signal: fresh.stop.signal,
+          asOf: startedAt,
+          progress: (read) => {
+            for (const listener of fresh.listeners) listener(read);
+          },
         }).then((outcome) => {
           if (building.get(key) === fresh) building.delete(key);
-          if (outcome.ok === true) keep(key, outcome.rows);
+          if (outcome.ok === true) keep(key, outcome);
           return outcome;
         });
         building.set(key, fresh);
         run = fresh;
       }
       const joined = run;
-      joined.listeners.add(waiter.progress);
-      let leave = () => {};
-      const left = new Promise<'left'>((resolve) => {
-        leave = () => resolve('left');
-        if (waiter.signal.aborted) leave();
-        else waiter.signal.addEventListener('abort', leave, { once: true });
+      // Nobody waits: the walk stops, whether or not a Refresh's newer walk has taken its place.
+      return awaitSharedRun(joined, waiter, () => {
+        if (building.get(key) === joined) building.delete(key);
       });
-      try {
-        return await Promise.race([joined.outcome, left]);
-      } finally {
-        waiter.signal.removeEventListener('abort', leave);
-        joined.listeners.delete(waiter.progress);
-        if (joined.listeners.size === 0 && building.get(key) === joined) {
-          joined.stop.abort();
-          building.delete(key);
-        }
-      }
     },
     /** Rows kept in all, for tests and metrics: never above maxRows. */
     get keptRows() {

@@ -1,6 +1,7 @@
 import { type Summary, summarySchema } from '@payments/shared';
 import type { Held, Leases, SharedState } from '../../../shared-state/index.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
+import { awaitSharedRun, type SharedRun } from '../walk/shared-run.ts';
 import type { View } from '../walk/view.ts';
 
 /** How long a finished summary is served again for the same question. */
@@ -22,12 +23,9 @@ export const summaryKey = (view: View) =>
   ]);
 
 /** A walk counting one question, shared by everyone asking it in this process. */
-interface Shared {
+interface Shared extends SharedRun<Outcome> {
   /** When the walk began: every row it counts is read at or after it (its figures' `as_of`). */
   startedAt: number;
-  outcome: Promise<Outcome>;
-  stop: AbortController;
-  listeners: Set<(counted: number) => void>;
   counted: number;
 }
 
@@ -101,23 +99,10 @@ export function createSummaryRuns(state: SharedState, leases: Leases, now: () =>
         shared = fresh;
       }
       const joined = shared;
-      joined.listeners.add(waiter.progress);
-      let leave = () => {};
-      const left = new Promise<'left'>((resolve) => {
-        leave = () => resolve('left');
-        waiter.signal.addEventListener('abort', leave, { once: true });
+      // Nobody waits: the walk stops, whether or not a Refresh's newer walk has taken its place.
+      return awaitSharedRun(joined, waiter, () => {
+        if (running.get(key) === joined) running.delete(key);
       });
-      try {
-        return await Promise.race([joined.outcome, left]);
-      } finally {
-        waiter.signal.removeEventListener('abort', leave);
-        joined.listeners.delete(waiter.progress);
-        // Nobody waits: the walk stops, whether or not a Refresh's newer walk has taken its place.
-        if (joined.listeners.size === 0) {
-          joined.stop.abort();
-          if (running.get(key) === joined) running.delete(key);
-        }
-      }
     },
   };
 }

@@ -25,6 +25,8 @@ export interface OrderedWalkParts {
   signal: AbortSignal;
   /** Counts the walk's upstream attempts as they happen (for the request's log line). */
   tally?: { attempts: number };
+  /** Takes no upstream page asked for before this (`performance.now()`): the walk reads from then on. */
+  notBefore?: number | undefined;
 }
 
 export type RowsEnd =

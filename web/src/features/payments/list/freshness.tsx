@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { timeOfDay } from '../fields/figures-provenance.ts';
 import { formatCount } from '../fields/number-text.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import type { ListView } from '../view/list-view.ts';
@@ -15,7 +16,8 @@ interface Props {
 
 /**
  * "Updated 10:42", and "3 new payments: show" once newer ones arrived, an empty view's first ones included;
- * showing them starts the list over and counts the figures again, neither blanking (refreshView).
+ * showing them starts the list over and counts the figures again, neither blanking (refreshView). A sorted view
+ * is a snapshot the BFF sorted: it says how old ("Sorted as of 10:42") and polls nothing (Refresh sorts again).
  */
 export function Freshness({ view, pollSeconds, timeZone }: Props) {
   const queryClient = useQueryClient();
@@ -24,12 +26,21 @@ export function Freshness({ view, pollSeconds, timeZone }: Props) {
   // the newest row shown, or none once the view has ended empty
   const ended = !hasNextPage && !isError;
   const newest = keys[0] ?? (ended ? null : undefined);
+  const sorted = view.sort !== null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time of the first page, not of pages appended later
   const shown = useMemo(
-    () => (firstPage === undefined || newest === undefined ? null : { newest, firstPage, at }),
-    [firstPage, newest],
+    () => (sorted || firstPage === undefined || newest === undefined ? null : { newest, firstPage, at }),
+    [sorted, firstPage, newest],
   );
   const newer = useNewerPayments(view, shown, pollSeconds);
+  if (sorted) {
+    const asOf = timeOfDay(firstPage?.as_of, zone);
+    return asOf === null ? null : (
+      <span className="freshness" role="status" data-testid="freshness">
+        Sorted as of {asOf}
+      </span>
+    );
+  }
   if (newer === null) return null;
   const time = new Intl.DateTimeFormat('en-GB', {
     timeZone: zone,

@@ -7,19 +7,28 @@ import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery, sortQuery } from '../view/view-request.ts';
 
-/** A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). */
+/**
+ * A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). A
+ * sorted view's page says `as_of`: every row of the view was read at or after that time.
+ */
 export interface ListPage extends PaymentPage {
   company_ids?: string[];
+  as_of?: string;
 }
 
 /**
- * The shared page schema, and a group's `company_ids` beside it: the shared schema drops members it does not
- * name, so the list of companies is checked here, as a list of ids as long as the page.
+ * The shared page schema, and a group's `company_ids` and a sorted view's `as_of` beside it: the shared schema
+ * drops members it does not name, so the list of companies is checked here, as a list of ids as long as the page.
  */
 export const listPageSchema: AnswerSchema<ListPage> = {
   safeParse(body) {
-    const page = paymentPageSchema.safeParse(body);
-    if (!page.success) return page;
+    const parsed = paymentPageSchema.safeParse(body);
+    if (!parsed.success) return parsed;
+    const asOf = (body as { as_of?: unknown }).as_of;
+    const page = {
+      success: true as const,
+      data: typeof asOf === 'string' ? { ...parsed.data, as_of: asOf } : (parsed.data as ListPage),
+    };
     const ids = (body as { company_ids?: unknown }).company_ids;
     if (ids === undefined) return page;
     if (
@@ -40,13 +49,15 @@ export const listPageSchema: AnswerSchema<ListPage> = {
 
 /**
  * `GET /api/payments`: one page of the view, checked as an envelope with both its rules. `background`: asked by
- * the app itself (the freshness poll), which does not count as use for the session's idle timeout.
+ * the app itself (the freshness poll), which does not count as use for the session's idle timeout. `fresh`: a
+ * Refresh's first page, never cut from a sorted view the BFF sorted before it was asked.
  */
 export async function getPaymentsPage(
   view: ListView,
   cursor: string | null,
   signal?: AbortSignal,
   background = false,
+  fresh = false,
 ): Promise<ListPage> {
   const response = await bff.api.payments.$get(
     {
@@ -55,6 +66,7 @@ export async function getPaymentsPage(
         ...filtersQuery(view),
         ...sortQuery(view),
         cursor: cursor ?? undefined,
+        ...(fresh ? { fresh: 'true' as const } : {}),
       },
     },
     {

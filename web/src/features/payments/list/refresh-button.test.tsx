@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
+import { Freshness } from './freshness.tsx';
 import { RefreshButton } from './refresh-button.tsx';
 import { usePaymentRows } from './use-payment-rows.ts';
 
@@ -21,8 +22,8 @@ const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } });
 
 /** The loaded rows of the view, as the table would list them, next to the button under test. */
-function ListWithRefresh() {
-  const list = usePaymentRows(view);
+function ListWithRefresh({ shown = view }: { shown?: ListView }) {
+  const list = usePaymentRows(shown);
   const ids = list.rows.map((row) => String(row.id));
   return (
     <div>
@@ -30,7 +31,7 @@ function ListWithRefresh() {
       <button type="button" onClick={list.fetchNextPage}>
         More
       </button>
-      <RefreshButton view={view} />
+      <RefreshButton view={shown} />
     </div>
   );
 }
@@ -112,5 +113,38 @@ describe('RefreshButton', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(screen.getByText(/^Not refreshed: The payments service/)).toBeTruthy());
     expect(screen.getByTestId('rows').textContent).toBe('a');
+  });
+
+  it("says a sorted view's age, polls nothing, and its Refresh asks for the view sorted anew", async () => {
+    const sorted: ListView = { ...view, sort: 'amount:desc' };
+    const asked: URLSearchParams[] = [];
+    let asOf = '2026-05-01T08:00:00Z';
+    let ids = ['a', 'b'];
+    vi.stubGlobal('fetch', async (input: string) => {
+      asked.push(new URL(input, 'http://app.test').searchParams);
+      return json({ data: ids.map((id) => ({ id })), next_cursor: null, has_more: false, as_of: asOf });
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ListWithRefresh shown={sorted} />
+        <Freshness view={sorted} pollSeconds={0.01} timeZone="UTC" />
+      </QueryClientProvider>,
+    );
+    const age = () => screen.queryByTestId('freshness')?.textContent;
+    await waitFor(() => expect(age()).toBe('Sorted as of 1 May 08:00'));
+    // a poll every 10 ms would have asked by now: a sorted view's first page says nothing of newer payments
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(asked.length).toBe(1);
+    expect(asked[0]?.get('fresh')).toBeNull();
+
+    asOf = '2026-05-01T09:30:00Z';
+    ids = ['c', 'a', 'b'];
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(screen.getByTestId('rows').textContent).toBe('c,a,b'));
+    expect(age()).toBe('Sorted as of 1 May 09:30');
+    expect(asked.map((query) => [query.get('sort'), query.get('fresh'), query.get('cursor')])).toEqual([
+      ['amount:desc', null, null],
+      ['amount:desc', 'true', null],
+    ]);
   });
 });

@@ -4,7 +4,8 @@ import { paymentsQueryKey, searchQueryKey, summaryQueryKey } from '../view/query
 import { getPaymentsPage, type ListPage } from './get-payments.ts';
 
 /**
- * The view again, as it is now: its list from a new first page (a new pagination session), its figures counted
+ * The view again, as it is now: its list from a new first page (a new pagination session; a sorted view sorted
+ * again from a walk begun after the click), its figures counted
  * again past the BFF's cache, its search run again. The rows on screen stay until the new first page replaces
  * them, and the figures until the new ones arrive: nothing blanks. Rejects with the first page's failure, the
  * rows shown then staying as they were.
@@ -19,6 +20,7 @@ export async function refreshView(client: QueryClient, view: ListView): Promise<
   }
   const key = paymentsQueryKey(view);
   await client.cancelQueries({ queryKey: key, exact: true });
-  const first = await getPaymentsPage(view, null);
+  // fresh: a sorted view is walked again from now, not cut from the rows the BFF sorted before
+  const first = await getPaymentsPage(view, null, undefined, false, true);
   client.setQueryData<InfiniteData<ListPage, string | null>>(key, { pages: [first], pageParams: [null] });
 }
