@@ -10,7 +10,9 @@ import { ExportMenu } from './export-menu.tsx';
 const view: ListView = {
   company: 'acme',
   group: false,
-  status: 'FAILED',
+  statuses: ['FAILED'],
+  amountMin: null,
+  amountMax: null,
   dateFrom: null,
   dateTo: null,
   currencies: [],
@@ -177,11 +179,16 @@ describe('ExportMenu', () => {
     const download = await startExport({
       ...view,
       group: true,
+      statuses: ['AWAITING', 'FAILED'],
+      amountMin: '100',
+      amountMax: '250.5',
       dateFrom: '2026-10-01T00:00:00',
       dateTo: '2026-10-31T23:59:59',
     });
     expect(Object.fromEntries(download.url.searchParams)).toEqual({
-      status: 'FAILED',
+      status: 'AWAITING,FAILED',
+      amount_min: '100',
+      amount_max: '250.5',
       date_from: '2026-10-01T00:00:00',
       date_to: '2026-10-31T23:59:59',
       group: 'true',

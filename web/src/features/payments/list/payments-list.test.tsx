@@ -157,7 +157,7 @@ describe('pages shorter than the limit, or empty while more follow', () => {
       first: { data: [], next_cursor: 'c1', has_more: true },
       c1: { data: [], next_cursor: null, has_more: false },
     });
-    renderList({ ...DEFAULT_VIEW, status: 'FAILED' });
+    renderList({ ...DEFAULT_VIEW, statuses: ['FAILED'] });
     expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
     expect(status().textContent).toBe('0 payments loaded · end of list');
     expect(cursors).toEqual([null, 'c1']);
