@@ -325,6 +325,27 @@ describe('ExportMenu', () => {
     );
   });
 
+  it('says rows done "of N" while the file is made, N being the complete count of the same view', async () => {
+    const client = new QueryClient();
+    const summary: Summary = {
+      count: 18_787,
+      complete: true,
+      by_status: [],
+      totals: [],
+      uninterpreted: 0,
+      days: [],
+      undated: 0,
+      as_of: new Date().toISOString(),
+    };
+    // under a search, the file is the view's (an export has no search): the count of the view is N
+    client.setQueryData(summaryQueryKey(view), { counted: 18_787, summary });
+    renderMenu({ ...view, q: 'Hooli' }, client);
+    const download = await startExport(view, { rendered: true });
+    const text = 'id\np1\np2\n';
+    await send(download, text);
+    expect(status().textContent).toBe(`Exporting… 2 of 18,787 rows, ${text.length} B`);
+  });
+
   it('can be turned off, for a view no export can be made of', () => {
     renderMenu(view, new QueryClient(), true);
     expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);

@@ -38,6 +38,8 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
   // a file whose row count is not the summary's says why (payments arrived since the count, …)
   const counted = useCountedSummary(saved?.view ?? DEFAULT_VIEW);
   const note = saved === null ? null : exportAgainstSummary(saved.rows, counted, zone);
+  // the file holds the view's rows, a search's or not (an export has no search)
+  const figures = useCountedSummary({ ...view, q: null });
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -65,6 +67,8 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
       format,
       columns: all ? undefined : shownExportColumns(view.group),
       timeZone: zone,
+      // the figures of the same view, counted to the end: the rows the file will hold
+      expectedRows: figures?.complete ? figures.count : null,
     });
   };
 
