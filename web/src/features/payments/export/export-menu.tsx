@@ -36,7 +36,8 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
   const { running, status, saved, start, cancel } = useExportPayments();
   const { zone } = useDisplayZone(timeZone);
   // a file whose row count is not the summary's says why (payments arrived since the count, …)
-  const counted = useCountedSummary(saved?.view ?? DEFAULT_VIEW);
+  // (the figures of the view without its search: the file holds the whole view)
+  const counted = useCountedSummary(saved === null ? DEFAULT_VIEW : { ...saved.view, q: null });
   const note = saved === null ? null : exportAgainstSummary(saved.rows, counted, zone);
   // the file holds the view's rows, a search's or not (an export has no search)
   const figures = useCountedSummary({ ...view, q: null });
