@@ -226,10 +226,14 @@ test('the main flow works with the keyboard alone, with focus always visible', a
   await expect(page).toHaveURL(/[?&]company=acme-eu(&|$)/);
   await expect(page.locator('.company-switcher__button')).toBeFocused();
 
-  // status: the arrows change a focused select
-  await tabUntil(page, (el) => el.tagName === 'SELECT');
-  await page.keyboard.press('ArrowDown');
+  // status: its button opens the boxes, Space ticks one, Escape closes back onto the button
+  await tabUntil(page, (el) => el.tagName === 'BUTTON' && el.closest('.status-choice') !== null);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('checkbox', { name: 'COMPLETED' })).toBeFocused();
+  await page.keyboard.press('Space');
   await expect(page).toHaveURL(/[?&]status=COMPLETED/);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.status-choice .menu-button__button')).toBeFocused();
 
   // the table: one tab stop, arrows move between rows, Enter opens, Escape closes back onto the row
   await tabUntil(page, (el) => el.hasAttribute('data-row-link'));

@@ -50,6 +50,15 @@ export async function companiesOf(credentials: { id: string; secret: string }) {
   return (await response.json()) as Array<{ id: string; name: string; parent_id: string | null }>;
 }
 
+/** Shows one status alone, through the status filter's menu ("only"), and closes the menu. */
+export async function chooseOnlyStatus(page: Page, status: string): Promise<void> {
+  const button = page.locator('.status-choice .menu-button__button');
+  await button.click();
+  await page.getByRole('button', { name: `Only ${status}` }).click();
+  await button.click();
+  await expect(page.getByRole('button', { name: `Only ${status}` })).toHaveCount(0);
+}
+
 /** Signs in through the BFF's API (the UI sign-in has its own test); the cookie lands in the page's context. */
 export async function signInByApi(page: Page): Promise<void> {
   const response = await page.request.post('/api/session', {

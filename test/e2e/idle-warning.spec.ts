@@ -128,7 +128,8 @@ test('the idle warning: shown before the end, "Stay signed in" keeps the session
     await test.step('a session left alone ends: the sign-in page says why and keeps the username', async () => {
       await expectIdleSignIn(left);
       // The one whose watch never loaded: its next request meets the 401 that says why.
-      await unwatched.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
+      await unwatched.locator('.status-choice .menu-button__button').click();
+      await unwatched.getByRole('button', { name: 'Only FAILED' }).click();
       await expectIdleSignIn(
         unwatched,
         /\/sign-in\?next=%2F%3Fcompany%3Dacme-eu%26status%3DFAILED&reason=idle$/,

@@ -86,7 +86,7 @@ test('? lists the shortcuts; Escape closes the list and focus returns to the row
   await expect(help).toHaveCount(0);
   expect(await focusedRow(page)).toBe(1);
   // Typed into a field, ? is a character, not a shortcut.
-  await page.getByRole('combobox', { name: 'Status' }).focus();
+  await page.getByRole('combobox', { name: 'Page size' }).focus();
   await page.keyboard.press('?');
   await expect(help).toHaveCount(0);
 });

@@ -14,10 +14,10 @@ const config = {
 
 describe('the tab title of the list', () => {
   it('names the statuses and the company, a group as the switcher names it', () => {
-    expect(paymentsTitle({ ...DEFAULT_VIEW, status: 'FAILED', group: true }, config, undefined)).toBe(
+    expect(paymentsTitle({ ...DEFAULT_VIEW, statuses: ['FAILED'], group: true }, config, undefined)).toBe(
       'Failed · Acme Holding and its subsidiaries · Payments',
     );
-    expect(paymentsTitle({ ...DEFAULT_VIEW, status: 'AWAITING,FAILED' }, config, undefined)).toBe(
+    expect(paymentsTitle({ ...DEFAULT_VIEW, statuses: ['AWAITING', 'FAILED'] }, config, undefined)).toBe(
       'Awaiting, Failed · Acme Holding · Payments',
     );
   });

@@ -22,7 +22,7 @@ export function paymentsTitle(view: ListView, config: AppConfig, paymentId: stri
     [
       paymentId,
       view.q === null ? null : `“${view.q}”`,
-      view.status === null ? null : statusLabel(view.status),
+      view.statuses.length === 0 ? null : statusLabel(view.statuses.join(',')),
       `${company}${view.group ? GROUP_SUFFIX : ''}`,
     ],
     config.environment === 'sandbox',

@@ -14,6 +14,7 @@ export { ZoneChoice } from './fields/zone-choice.tsx';
 export { CurrencyChoice } from './filters/currency-choice.tsx';
 export { IgnoredParamsNotice } from './filters/ignored-params-notice.tsx';
 export { RangeChoice } from './filters/range-choice.tsx';
+export { StatusChoice } from './filters/status-choice.tsx';
 export { Freshness } from './list/freshness.tsx';
 export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.tsx';
 export { KeyboardShortcuts } from './list/shortcuts-dialog.tsx';

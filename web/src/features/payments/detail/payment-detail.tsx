@@ -56,7 +56,11 @@ export function PaymentDetail({ paymentId, view, config }: Props) {
   useEffect(() => {
     if (paging && !isFetching) fetchNextPage();
   }, [paging, isFetching, fetchNextPage]);
-  const searchingView = inView && (list.awaitingRows || paging || list.isFetchingNextPage);
+  // under a search, its matches are the view: a payment not among them yet may still come with them (a copied
+  // link opens before the search has run), and only a search that ended without it is looked for further
+  const searchingView =
+    (inView && (list.awaitingRows || paging || list.isFetchingNextPage)) ||
+    (view.q !== null && payment === undefined && matches.searching);
   // a view that could not load, where asking again may help: its failure, with Retry, rather than a walk of all
   const failed = inView && list.isError && retryCanHelp(list.error);
   const lookFurther = payment === undefined && !searchingView && !failed;

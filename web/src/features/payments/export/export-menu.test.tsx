@@ -10,7 +10,9 @@ import { ExportMenu } from './export-menu.tsx';
 const view: ListView = {
   company: 'acme',
   group: false,
-  status: 'FAILED',
+  statuses: ['FAILED'],
+  amountMin: null,
+  amountMax: null,
   dateFrom: null,
   dateTo: null,
   currencies: [],
@@ -177,11 +179,16 @@ describe('ExportMenu', () => {
     const download = await startExport({
       ...view,
       group: true,
+      statuses: ['AWAITING', 'FAILED'],
+      amountMin: '100',
+      amountMax: '250.5',
       dateFrom: '2026-10-01T00:00:00',
       dateTo: '2026-10-31T23:59:59',
     });
     expect(Object.fromEntries(download.url.searchParams)).toEqual({
-      status: 'FAILED',
+      status: 'AWAITING,FAILED',
+      amount_min: '100',
+      amount_max: '250.5',
       date_from: '2026-10-01T00:00:00',
       date_to: '2026-10-31T23:59:59',
       group: 'true',
@@ -316,6 +323,27 @@ describe('ExportMenu', () => {
         /^Saved payments-acme.csv: 3 rows. 1 payment arrived since \d{2}:\d{2} \(the summary counted 2\)\.$/,
       ),
     );
+  });
+
+  it('says rows done "of N" while the file is made, N being the complete count of the same view', async () => {
+    const client = new QueryClient();
+    const summary: Summary = {
+      count: 18_787,
+      complete: true,
+      by_status: [],
+      totals: [],
+      uninterpreted: 0,
+      days: [],
+      undated: 0,
+      as_of: new Date().toISOString(),
+    };
+    // under a search, the file is the view's (an export has no search): the count of the view is N
+    client.setQueryData(summaryQueryKey(view), { counted: 18_787, summary });
+    renderMenu({ ...view, q: 'Hooli' }, client);
+    const download = await startExport(view, { rendered: true });
+    const text = 'id\np1\np2\n';
+    await send(download, text);
+    expect(status().textContent).toBe(`Exporting… 2 of 18,787 rows, ${text.length} B`);
   });
 
   it('can be turned off, for a view no export can be made of', () => {

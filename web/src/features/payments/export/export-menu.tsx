@@ -36,8 +36,11 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
   const { running, status, saved, start, cancel } = useExportPayments();
   const { zone } = useDisplayZone(timeZone);
   // a file whose row count is not the summary's says why (payments arrived since the count, …)
-  const counted = useCountedSummary(saved?.view ?? DEFAULT_VIEW);
+  // (the figures of the view without its search: the file holds the whole view)
+  const counted = useCountedSummary(saved === null ? DEFAULT_VIEW : { ...saved.view, q: null });
   const note = saved === null ? null : exportAgainstSummary(saved.rows, counted, zone);
+  // the file holds the view's rows, a search's or not (an export has no search)
+  const figures = useCountedSummary({ ...view, q: null });
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -65,6 +68,8 @@ export function ExportMenu({ view, statusSlot, timeZone, disabled = false }: Pro
       format,
       columns: all ? undefined : shownExportColumns(view.group),
       timeZone: zone,
+      // the figures of the same view, counted to the end: the rows the file will hold
+      expectedRows: figures?.complete ? figures.count : null,
     });
   };
 

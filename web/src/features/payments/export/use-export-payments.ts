@@ -13,6 +13,8 @@ interface ExportRequest {
   columns?: readonly string[] | undefined;
   /** The IANA zone to write times in (`tz`): the one the user reads them in. */
   timeZone: string;
+  /** How many rows the file will hold, when known (the summary's complete count of the same view); else null. */
+  expectedRows?: number | null | undefined;
 }
 
 /** How an export ended without an error: saved, or cancelled by the user. */
@@ -35,6 +37,18 @@ function exportFailure(error: unknown, progress: ExportProgress | null): string 
 
 function rowCount(rows: number): string {
   return `${formatCount(rows)} ${rows === 1 ? 'row' : 'rows'}`;
+}
+
+/**
+ * An export under way: its rows so far "of N" when N is known (a CSV), or the N it will hold (a workbook, whose
+ * rows are compressed as they come: only its bytes can be told), and its size so far.
+ */
+export function exportingText(rows: number | null, bytes: number, expected: number | null): string {
+  const size = formatBytes(bytes);
+  if (rows === null)
+    return expected === null ? `Exporting… ${size}` : `Exporting ${rowCount(expected)}… ${size}`;
+  if (expected === null) return `Exporting… ${rowCount(rows)}, ${size}`;
+  return `Exporting… ${formatCount(rows)} of ${rowCount(expected)}, ${size}`;
 }
 
 /** How much of a file there is: its rows for a CSV, its size for a workbook (whose rows are compressed). */
@@ -100,7 +114,7 @@ export function useExportPayments() {
 
   const rows = progress?.rows ?? (mutation.variables?.format === 'xlsx' ? null : 0);
   const status = mutation.isPending
-    ? `Exporting… ${rows === null ? '' : `${rowCount(rows)}, `}${formatBytes(progress?.bytes ?? 0)}`
+    ? exportingText(rows, progress?.bytes ?? 0, mutation.variables?.expectedRows ?? null)
     : mutation.isError
       ? exportFailure(mutation.error, progress)
       : mutation.data === undefined

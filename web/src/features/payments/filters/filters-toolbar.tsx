@@ -7,6 +7,7 @@ import { deferredPart } from '../load-deferred-parts.ts';
 import { activeFilterCount, DEFAULT_VIEW, type ListView, NO_FILTERS } from '../view/list-view.ts';
 import { CurrencyFilter } from './currency-filter.tsx';
 import { PaymentsFilters } from './payments-filters.tsx';
+import { StatusFilter } from './status-filter.tsx';
 
 const IgnoredParamsNotice = deferredPart('IgnoredParamsNotice');
 
@@ -30,13 +31,12 @@ export function FiltersToolbar({ view, config, onChange, switcher, search, child
   const [params] = useSearchParams();
   const [open, setOpen] = useState(false);
   const activeFilters = activeFilterCount(view);
-  // the statuses the dashboard knows, and any other the loaded rows hold
+  // the statuses the dashboard knows, any other the config or the loaded rows hold, and those of the view
   const { statuses: seen } = usePaymentRows(view, { watchOnly: true });
-  const statuses = useMemo(() => {
-    const all = new Set<string>([...config.statuses, ...KNOWN_STATUSES, ...seen]);
-    if (view.status) all.add(view.status);
-    return [...all];
-  }, [config.statuses, seen, view.status]);
+  const statuses = useMemo(
+    () => [...new Set<string>([...KNOWN_STATUSES, ...config.statuses, ...seen, ...view.statuses])],
+    [config.statuses, seen, view.statuses],
+  );
 
   return (
     <>
@@ -57,9 +57,9 @@ export function FiltersToolbar({ view, config, onChange, switcher, search, child
         </button>
         <PaymentsFilters
           view={view}
-          statuses={statuses}
           pageSizes={config.page_sizes}
           timeZone={config.time_zone}
+          status={<StatusFilter view={view} statuses={statuses} onChange={onChange} />}
           currency={<CurrencyFilter view={view} onChange={onChange} />}
           onChange={onChange}
           onClear={() => onChange({ ...NO_FILTERS, limit: DEFAULT_VIEW.limit })}

@@ -23,6 +23,22 @@ describe('ignoredListParams', () => {
     ).toEqual([]);
   });
 
+  it('names a status that is no word or an unknown currency alone, keeping the others, and a maximum below the minimum', () => {
+    expect(
+      ignoredListParams(
+        new URLSearchParams('status=AWAITING,A B,FOO&currency=EUR,XYZ&amount_min=100&amount_max=5'),
+      ),
+    ).toEqual([
+      'status "A B"',
+      'currency "XYZ" (unknown currency)',
+      'amount_max "5" (below amount_min "100")',
+    ]);
+    expect(ignoredListParams(new URLSearchParams('amount_min=abc&amount_max=5'))).toEqual([
+      'amount_min "abc"',
+    ]);
+    expect(ignoredListParams(new URLSearchParams('status=awaiting,failed&amount_min=-5'))).toEqual([]);
+  });
+
   it('names a search too long to send, and says nothing of an empty one', () => {
     expect(ignoredListParams(new URLSearchParams({ q: 'x'.repeat(201) }))).toEqual([`q "${'x'.repeat(40)}"`]);
     expect(ignoredListParams(new URLSearchParams('q=%20'))).toEqual([]);

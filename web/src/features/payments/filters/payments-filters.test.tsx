@@ -15,9 +15,9 @@ function renderFilters(view: ListView = DEFAULT_VIEW, timeZone = 'Europe/Berlin'
   render(
     <PaymentsFilters
       view={view}
-      statuses={['COMPLETED']}
       pageSizes={[25, 50]}
       timeZone={timeZone}
+      status={null}
       currency={null}
       onChange={onChange}
       onClear={vi.fn()}
@@ -98,5 +98,61 @@ describe('the date filters', () => {
     expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([
       '“To” is before “From”: no payment can be in this range. Change one of the dates.',
     ]);
+  });
+});
+
+describe('the amount range', () => {
+  const fields = () => ({
+    min: screen.getByRole('textbox', { name: /^Amount from/ }) as HTMLInputElement,
+    max: screen.getByRole('textbox', { name: /^Amount to/ }) as HTMLInputElement,
+  });
+
+  it('applies both bounds on Enter, in major units, and says in which currency', () => {
+    const { onChange } = renderFilters({ ...DEFAULT_VIEW, currencies: ['EUR'] });
+    const { min, max } = fields();
+    expect(min.getAttribute('aria-label')).toBe('Amount from (in EUR)');
+    type(min, ' 100 ');
+    type(max, '250.50');
+    fireEvent.submit(max);
+    expect(onChange).toHaveBeenLastCalledWith({ amountMin: '100', amountMax: '250.50' });
+  });
+
+  it('says bounds are each in its own currency when not one currency is chosen', () => {
+    renderFilters({ ...DEFAULT_VIEW, currencies: ['EUR', 'USD'] });
+    expect(fields().min.getAttribute('aria-label')).toBe('Amount from (each in its own currency)');
+  });
+
+  it('applies when the pair is left, not when going from one bound to the other', () => {
+    const { onChange } = renderFilters();
+    const { min, max } = fields();
+    type(min, '500');
+    fireEvent.blur(min, { relatedTarget: max });
+    expect(onChange).not.toHaveBeenCalled();
+    type(max, '600');
+    fireEvent.blur(max, { relatedTarget: document.body });
+    expect(onChange).toHaveBeenLastCalledWith({ amountMin: '500', amountMax: '600' });
+  });
+
+  it('explains a bound it cannot read or a maximum below the minimum, and asks for nothing', () => {
+    const { onChange } = renderFilters({ ...DEFAULT_VIEW, amountMin: '10' });
+    const { min, max } = fields();
+    expect(min.value).toBe('10');
+    type(max, '5');
+    fireEvent.submit(max);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Not applied: “Amount to” is below “Amount from”, so no payment could match.',
+    );
+    expect(max.getAttribute('aria-invalid')).toBe('true');
+    type(max, '1,000');
+    fireEvent.submit(max);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Not applied: “Amount to” must be a number in major units, such as 100 or 99.95.',
+    );
+    expect(onChange).not.toHaveBeenCalled();
+    type(min, '');
+    type(max, '');
+    fireEvent.submit(max);
+    expect(onChange).toHaveBeenLastCalledWith({ amountMin: null, amountMax: null });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

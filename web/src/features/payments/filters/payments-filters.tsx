@@ -1,17 +1,19 @@
 import { type ReactNode, Suspense, useId } from 'react';
 import { deferredPart } from '../load-deferred-parts.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
-import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { activeFilterCount, DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
+import { AmountRangeField } from './amount-range-field.tsx';
 import { DateField } from './date-field.tsx';
 
 const RangeChoice = deferredPart('RangeChoice');
 
 interface Props {
   view: ListView;
-  statuses: readonly string[];
   pageSizes: readonly number[];
   /** The company's zone: presets count its days, and the filters' values are its wall times. */
   timeZone: string;
+  /** The status filter, first. */
+  status: ReactNode;
   /** The currency filter, after the status. */
   currency: ReactNode;
   onChange: (next: Partial<ListView>) => void;
@@ -19,31 +21,24 @@ interface Props {
 }
 
 /**
- * Status, currencies, the date range and page size. Status, currencies, presets and page size apply at once; a
- * typed date applies on Enter or when its field is left, so typing it digit by digit does not start a session per
+ * Statuses, currencies, the amount range, the date range and page size. Statuses, currencies, presets and page
+ * size apply at once; typed amounts and dates apply on Enter or when their field is left, so typing it digit by digit does not start a session per
  * keystroke. Dates are typed and read in the zone times are shown in; presets are whole days of the company's.
  */
-export function PaymentsFilters({ view, statuses, pageSizes, timeZone, currency, onChange, onClear }: Props) {
+export function PaymentsFilters({ view, pageSizes, timeZone, status, currency, onChange, onClear }: Props) {
   const id = useId();
   const { zone } = useDisplayZone(timeZone);
   return (
     <fieldset className="filters">
       <legend className="visually-hidden">Filters</legend>
-      <label className="field">
-        <span className="field__label">Status</span>
-        <select
-          value={view.status ?? ''}
-          onChange={(e) => onChange({ status: e.target.value === '' ? null : e.target.value })}
-        >
-          <option value="">All statuses</option>
-          {statuses.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </select>
-      </label>
+      {status}
       {currency}
+      <AmountRangeField
+        // a new range from the URL (Back, clear) replaces what is being typed
+        key={`amount:${view.amountMin ?? ''}:${view.amountMax ?? ''}`}
+        view={view}
+        onChange={onChange}
+      />
       <DateField
         // a new value from the URL (Back, a preset, clear) or another zone replaces what is being typed
         key={`from:${view.dateFrom ?? ''}:${zone}`}
@@ -93,13 +88,7 @@ export function PaymentsFilters({ view, statuses, pageSizes, timeZone, currency,
         type="button"
         className="button button--quiet"
         onClick={onClear}
-        disabled={
-          view.status === null &&
-          view.dateFrom === null &&
-          view.dateTo === null &&
-          view.currencies.length === 0 &&
-          view.limit === DEFAULT_VIEW.limit
-        }
+        disabled={activeFilterCount(view) === 0 && view.limit === DEFAULT_VIEW.limit}
       >
         Clear filters
       </button>

@@ -9,7 +9,9 @@ import { paymentsQueryOptions } from './get-payments.ts';
 const view: ListView = {
   company: 'acme',
   group: false,
-  status: null,
+  statuses: [],
+  amountMin: null,
+  amountMax: null,
   dateFrom: null,
   dateTo: null,
   currencies: [],
@@ -52,14 +54,16 @@ function wrapper() {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('payments query options', () => {
-  it('keys the pagination session on company, group, status, the range, currencies, limit and order, not the search', () => {
+  it('keys the pagination session on company, group, statuses, the range, currencies, amounts, limit and order, not the search', () => {
     const filtered: ListView = {
       company: 'c',
       group: true,
-      status: 'FAILED',
+      statuses: ['AWAITING', 'FAILED'],
       dateFrom: '2026-01-01T00:00:00',
       dateTo: '2026-01-31T23:59:59',
       currencies: ['EUR', 'USD'],
+      amountMin: '100',
+      amountMax: '99999.5',
       q: null,
       limit: 25,
       sort: null,
@@ -68,10 +72,12 @@ describe('payments query options', () => {
       'payments',
       'c',
       true,
-      'FAILED',
+      'AWAITING,FAILED',
       '2026-01-01T00:00:00',
       '2026-01-31T23:59:59',
       'EUR,USD',
+      '100',
+      '99999.5',
       25,
       null,
     ];
@@ -95,15 +101,21 @@ describe('payments query options', () => {
         ? json({ data: [{ id: 'c' }], next_cursor: null, has_more: false })
         : json({ data: [{ id: 'a' }, { id: 'b' }], next_cursor: 'n1', has_more: true }),
     );
-    const failed = { ...view, status: 'FAILED', currencies: ['EUR', 'USD'] };
+    const failed = {
+      ...view,
+      statuses: ['AWAITING', 'FAILED'],
+      currencies: ['EUR', 'USD'],
+      amountMin: '-5',
+      amountMax: '120.50',
+    };
     const { result } = renderHook(() => useInfiniteQuery(paymentsQueryOptions(failed)), {
       wrapper: wrapper(),
     });
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
     await act(() => result.current.fetchNextPage());
     expect(calls.map((c) => c.url.search)).toEqual([
-      '?limit=2&status=FAILED&currency=EUR%2CUSD',
-      '?limit=2&status=FAILED&currency=EUR%2CUSD&cursor=n1',
+      '?limit=2&status=AWAITING%2CFAILED&currency=EUR%2CUSD&amount_min=-5&amount_max=120.50',
+      '?limit=2&status=AWAITING%2CFAILED&currency=EUR%2CUSD&amount_min=-5&amount_max=120.50&cursor=n1',
     ]);
     expect(calls[0]?.headers.get('X-Company-Id')).toBe('acme');
     expect(calls[0]?.headers.get('X-CSRF')).toBe('1');
@@ -145,7 +157,7 @@ describe('payments query options', () => {
       },
     );
     await waitFor(() => expect(calls).toHaveLength(1));
-    rerender({ ...view, status: 'FAILED' });
+    rerender({ ...view, statuses: ['FAILED'] });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(calls[0]?.signal?.aborted).toBe(true);
     expect(result.current.data?.pages[0]?.data[0]?.id).toBe('f');

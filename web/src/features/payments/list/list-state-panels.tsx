@@ -1,17 +1,25 @@
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
+import { type ListView, rangeInverted } from '../view/list-view.ts';
+import { EmptyPeriodHint } from './empty-period-hint.tsx';
 
 // The empty and failed states of the list: in the deferred chunk, which is in by the time either shows.
 
+/** Nothing listed: said, with Clear filters, and for a period, where the view's data ends. */
 export function EmptyListPanel({
+  view,
   hasFilters,
   onClearFilters,
 }: {
+  view: ListView;
   hasFilters: boolean;
   onClearFilters: () => void;
 }) {
   return (
     <div className="panel panel--empty" role="status">
       <p>No payments match {hasFilters ? 'these filters' : 'this company'}.</p>
+      {(view.dateFrom !== null || view.dateTo !== null) && !rangeInverted(view) && (
+        <EmptyPeriodHint view={view} />
+      )}
       {hasFilters && (
         <button type="button" className="button" onClick={onClearFilters}>
           Clear filters

@@ -157,7 +157,7 @@ describe('pages shorter than the limit, or empty while more follow', () => {
       first: { data: [], next_cursor: 'c1', has_more: true },
       c1: { data: [], next_cursor: null, has_more: false },
     });
-    renderList({ ...DEFAULT_VIEW, status: 'FAILED' });
+    renderList({ ...DEFAULT_VIEW, statuses: ['FAILED'] });
     expect(await screen.findByText('No payments match these filters.')).toBeTruthy();
     expect(status().textContent).toBe('0 payments loaded · end of list');
     expect(cursors).toEqual([null, 'c1']);
@@ -238,6 +238,34 @@ describe('a view that cannot be listed', () => {
       'You do not have access to the company “globex”. Choose another company in the switcher.',
     ]);
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('under an empty period, asks for the newest payment at any date (one row) and links to its month', async () => {
+    const asked: URLSearchParams[] = [];
+    vi.stubGlobal('fetch', async (input: string) => {
+      const params = new URL(input, 'http://app.test').searchParams;
+      asked.push(params);
+      return json(
+        params.has('date_from')
+          ? { data: [], next_cursor: null, has_more: false }
+          : { data: [{ id: 'p9', created_at: '2026-05-31T18:02:11' }], next_cursor: 'n', has_more: true },
+      );
+    });
+    renderList({
+      ...DEFAULT_VIEW,
+      statuses: ['FAILED'],
+      dateFrom: '2026-10-01T00:00:00',
+      dateTo: '2026-10-31T23:59:59',
+    });
+    const hint = await screen.findByTestId('empty-period-hint');
+    expect(hint.textContent).toBe('Newest payment of this view: 31 May 2026 — show that month');
+    expect(screen.getByRole('link', { name: 'show that month' }).getAttribute('href')).toBe(
+      '/?status=FAILED&date_from=2026-05-01T00:00:00&date_to=2026-05-31T23:59:59',
+    );
+    expect(asked.map((params) => params.toString())).toEqual([
+      'limit=50&status=FAILED&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-31T23%3A59%3A59',
+      'limit=1&status=FAILED',
+    ]);
   });
 
   it('asks nothing for a range that ends before it starts, and lists nothing', async () => {

@@ -68,7 +68,13 @@ export function PaymentsList({ view, username, config, summary, onChange }: Prop
         limit={view.limit}
         panel={
           <Suspense fallback={null}>
-            {empty && <EmptyListPanel hasFilters={hasFilters} onClearFilters={() => onChange(NO_FILTERS)} />}
+            {empty && (
+              <EmptyListPanel
+                view={view}
+                hasFilters={hasFilters}
+                onClearFilters={() => onChange(NO_FILTERS)}
+              />
+            )}
             {failedFirst && (
               <FirstPageErrorPanel
                 error={list.error}

@@ -9,7 +9,9 @@ import { usePaymentRows } from './use-payment-rows.ts';
 const view: ListView = {
   company: 'acme',
   group: false,
-  status: null,
+  statuses: [],
+  amountMin: null,
+  amountMax: null,
   dateFrom: null,
   dateTo: null,
   currencies: [],

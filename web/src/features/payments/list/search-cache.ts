@@ -20,9 +20,10 @@ export interface SearchProgress {
 
 /**
  * The view's matches as rows, read from the cache as the search fills it (its stream reader loads with the
- * results, not with the first view): the drawer opens a payment from them as from the list's rows.
+ * results, not with the first view): the drawer opens a payment from them as from the list's rows. `searching`:
+ * the search has not ended yet (nor failed), so a payment not among its matches may still come.
  */
-export function useSearchRows(view: ListView): MergedRows {
+export function useSearchRows(view: ListView): MergedRows & { searching: boolean } {
   const client = useQueryClient();
   const key = searchQueryKey(view);
   const subscribe = useCallback(
@@ -33,8 +34,13 @@ export function useSearchRows(view: ListView): MergedRows {
     subscribe,
     () => client.getQueryData<SearchProgress>(key)?.pages ?? NO_PAGES,
   );
+  const searching = useSyncExternalStore(
+    subscribe,
+    () =>
+      client.getQueryData<SearchProgress>(key)?.done == null && client.getQueryState(key)?.status !== 'error',
+  );
   const [merge] = useState(createRowMerger);
-  return useMemo(() => merge(pages), [merge, pages]);
+  return useMemo(() => ({ ...merge(pages), searching }), [merge, pages, searching]);
 }
 
 const NO_PAGES: readonly ListPage[] = [];

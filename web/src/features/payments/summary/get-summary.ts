@@ -23,7 +23,8 @@ async function* summaryUpdates(
   fresh: boolean,
 ): AsyncGenerator<Partial<SummaryProgress>> {
   const response = await bff.api.payments.summary.$get(
-    { query: { ...filtersQuery(view), fresh: fresh ? 'true' : undefined } },
+    // under a search, the figures are of its matches: exactly the rows listed
+    { query: { ...filtersQuery(view), q: view.q ?? undefined, fresh: fresh ? 'true' : undefined } },
     { headers: { ...companyHeader(view.company), Accept: 'text/event-stream' }, init: { signal } },
   );
   if (response.body === null) throw badEvent('no body');

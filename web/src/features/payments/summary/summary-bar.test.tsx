@@ -10,7 +10,9 @@ import SummaryBar from './summary-bar.tsx';
 const view: ListView = {
   company: 'acme-eu',
   group: true,
-  status: null,
+  statuses: [],
+  amountMin: null,
+  amountMax: null,
   dateFrom: '2026-10-01T00:00:00',
   dateTo: '2026-10-02T23:59:59',
   currencies: [],
@@ -110,14 +112,49 @@ describe('SummaryBar', () => {
 
   it("the count of the view's status is current, and links to the list without that filter", async () => {
     const counts = serveEventStreams();
-    renderBar({ ...view, status: 'FAILED' });
+    renderBar({ ...view, statuses: ['FAILED'] });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', { ...summary, by_status: [{ status: 'FAILED', count: 344 }] });
-    const failed = screen.getByRole('link', { name: 'FAILED 344' });
+    const failed = await screen.findByRole('link', { name: 'FAILED 344' });
     expect(failed.getAttribute('aria-current')).toBe('true');
     expect(failed.getAttribute('href')).toBe(
       '/?company=acme-eu&group=true&date_from=2026-10-01T00:00:00&date_to=2026-10-02T23:59:59',
     );
+  });
+
+  it('with several statuses, a plain click on one shows it alone, and the statuses are asked for as a list', async () => {
+    const counts = serveEventStreams();
+    renderBar({ ...view, statuses: ['AWAITING', 'FAILED'] });
+    await waitFor(() => expect(counts).toHaveLength(1));
+    expect(counts[0]?.url.searchParams.get('status')).toBe('AWAITING,FAILED');
+    await counts[0]?.send('summary', {
+      ...summary,
+      by_status: [
+        { status: 'AWAITING', count: 10 },
+        { status: 'FAILED', count: 344 },
+      ],
+    });
+    const failed = await screen.findByRole('link', { name: 'FAILED 344' });
+    expect(failed.getAttribute('aria-current')).toBe('true');
+    expect(failed.getAttribute('href')).toBe(
+      '/?company=acme-eu&group=true&status=FAILED&date_from=2026-10-01T00:00:00&date_to=2026-10-02T23:59:59',
+    );
+    expect(screen.getByTestId('summary-totals').textContent).toMatch(/^AWAITING, FAILED:/);
+  });
+
+  it("under a search, asks for the figures of its matches only, kept apart from the whole view's", async () => {
+    const counts = serveEventStreams();
+    const client = noRetries();
+    renderBar({ ...view, q: 'Hooli' }, client);
+    await waitFor(() => expect(counts).toHaveLength(1));
+    expect(counts[0]?.url.searchParams.get('q')).toBe('Hooli');
+    await counts[0]?.send('summary', { ...summary, count: 7 });
+    expect((await screen.findByTestId('summary-count')).textContent).toBe('7 payments');
+    // the whole view's figures are another question, not answered by the search's
+    cleanup();
+    renderBar(view, client);
+    await waitFor(() => expect(counts).toHaveLength(2));
+    expect(counts[1]?.url.searchParams.has('q')).toBe(false);
   });
 
   it('shows why the count failed, and Retry counts again', async () => {
@@ -183,7 +220,7 @@ describe('SummaryBar', () => {
 
   it('with a status chosen, names it on the totals and gives no settled figure', async () => {
     const counts = serveEventStreams();
-    renderBar({ ...view, status: 'FAILED' });
+    renderBar({ ...view, statuses: ['FAILED'] });
     await waitFor(() => expect(counts).toHaveLength(1));
     await counts[0]?.send('summary', summary);
     expect(screen.getByTestId('summary-totals').textContent).toMatch(/^FAILED:/);

@@ -27,6 +27,11 @@ function payments(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'payment' : 'payments'}`;
 }
 
+/** Whether the view shows that status alone: its link then shows every status again. */
+function only(view: ListView, status: string): boolean {
+  return view.statuses.length === 1 && view.statuses[0] === status;
+}
+
 /**
  * What the view's filters select, counted by the BFF over every page: how many and since when, how much per
  * currency (of every status, and of the settled ones apart), how many per status (each a link to the list of that status),
@@ -64,7 +69,9 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
   if (summary === null) return <SummaryPlaceholder view={view} />;
   const recounting = query.fetchStatus === 'fetching';
   const asOf = timeOfDay(summary.as_of, zone);
-  const settled = view.status === null && settledStatuses && summary.settled && settledLabel(settledStatuses);
+  const statusesLabel = view.statuses.length === 0 ? null : view.statuses.join(', ');
+  const settled =
+    view.statuses.length === 0 && settledStatuses && summary.settled && settledLabel(settledStatuses);
   return (
     <section className="summary" aria-label="Summary" aria-busy={recounting}>
       <div className="summary__figures">
@@ -99,9 +106,9 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
                   // a link: opened in a new tab or copied, it is the list of that status
                   <Link
                     className="summary__status"
-                    aria-current={view.status === status ? 'true' : undefined}
-                    title={view.status === status ? 'Show every status' : `Show only ${status} payments`}
-                    to={`${paths.payments}${listViewQuery({ ...view, status: view.status === status ? null : status })}`}
+                    aria-current={view.statuses.includes(status) ? 'true' : undefined}
+                    title={only(view, status) ? 'Show every status' : `Show only ${status} payments`}
+                    to={`${paths.payments}${listViewQuery({ ...view, statuses: only(view, status) ? [] : [status] })}`}
                   >
                     <StatusBadge status={status} /> {formatCount(count)}
                   </Link>
@@ -112,8 +119,8 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
         </div>
         <div className="summary__line">
           <Totals
-            label={view.status ?? 'All statuses'}
-            name={`Totals per currency, ${view.status ?? 'all statuses'}`}
+            label={statusesLabel ?? 'All statuses'}
+            name={`Totals per currency, ${statusesLabel ?? 'all statuses'}`}
             totals={summary.totals}
             testId="summary-totals"
           />

@@ -1,12 +1,18 @@
+import { summaryQuerySchema } from '@payments/shared';
 import { describe, expect, it } from 'vitest';
 import {
+  AMOUNT_PATTERN,
+  amountsInverted,
   companyUnseen,
   DEFAULT_VIEW,
   type ListView,
   listsRows,
   listViewQuery,
+  malformedStatuses,
   parseListView,
   rangeInverted,
+  unknownCurrencies,
+  unknownStatuses,
 } from './list-view.ts';
 
 describe('URL ↔ list view', () => {
@@ -19,10 +25,12 @@ describe('URL ↔ list view', () => {
     expect(view).toEqual({
       company: 'acme-eu',
       group: true,
-      status: 'COMPLETED',
+      statuses: ['COMPLETED'],
       dateFrom: '2026-03-01T14:05:09',
       dateTo: '2026-03-31T23:59:59',
       currencies: [],
+      amountMin: null,
+      amountMax: null,
       q: null,
       limit: 100,
       sort: null,
@@ -34,15 +42,12 @@ describe('URL ↔ list view', () => {
   });
 
   it.each([
-    ['status=A%20B', 'status'],
-    [`status=${'A'.repeat(65)}`, 'status'],
-    ['status=%3Cb%3E', 'status'],
     ['date_from=2026-02-30T00:00:00', 'dateFrom'],
     ['date_from=2026-03-1', 'dateFrom'],
     ['date_to=01.03.2026', 'dateTo'],
     ['company=a%20b', 'company'],
   ])('drops the invalid value in %s', (query, field) => {
-    expect(parseListView(new URLSearchParams(query))[field as 'status']).toBeNull();
+    expect(parseListView(new URLSearchParams(query))[field as 'company']).toBeNull();
   });
 
   it.each(['0', '33', '101', '50.0', '1e2', 'abc', ''])(
@@ -56,10 +61,12 @@ describe('URL ↔ list view', () => {
     const view: ListView = {
       company: 'c-1',
       group: true,
-      status: 'AWAITING',
+      statuses: ['AWAITING', 'FAILED'],
       dateFrom: '2025-12-31T23:59:59',
       dateTo: '2026-01-01T00:00:00',
       currencies: ['EUR', 'USD'],
+      amountMin: '-5',
+      amountMax: '120.50',
       q: 'Müller & Söhne, 100..200',
       limit: 25,
       sort: 'amount:asc',
@@ -78,7 +85,10 @@ describe('URL ↔ list view', () => {
 
   it('leaves defaults out of the query so links stay short', () => {
     expect(listViewQuery(DEFAULT_VIEW)).toBe('');
-    expect(listViewQuery({ ...DEFAULT_VIEW, status: 'FAILED' })).toBe('?status=FAILED');
+    expect(listViewQuery({ ...DEFAULT_VIEW, statuses: ['FAILED'] })).toBe('?status=FAILED');
+    expect(listViewQuery({ ...DEFAULT_VIEW, statuses: ['AWAITING', 'FAILED'] })).toBe(
+      '?status=AWAITING,FAILED',
+    );
   });
 
   it('is a group view only for group=true', () => {
@@ -102,10 +112,43 @@ describe('URL ↔ list view', () => {
     expect([view.dateFrom, view.dateTo]).toEqual(['2026-05-01T00:00:00', '2026-05-31T12:30:59']);
   });
 
-  it('takes a known status in any case as that status, and keeps any other as written', () => {
-    expect(parseListView(new URLSearchParams('status=completed')).status).toBe('COMPLETED');
-    expect(parseListView(new URLSearchParams('status=Failed')).status).toBe('FAILED');
-    expect(parseListView(new URLSearchParams('status=chargeback_open')).status).toBe('chargeback_open');
+  it('takes known statuses in any case, once each, first in the known order; keeps any other word as written', () => {
+    const statuses = (status: string) => parseListView(new URLSearchParams({ status })).statuses;
+    expect(statuses('completed')).toEqual(['COMPLETED']);
+    expect(statuses('Failed,awaiting,FAILED')).toEqual(['AWAITING', 'FAILED']);
+    expect(statuses('chargeback_open,FAILED')).toEqual(['FAILED', 'chargeback_open']);
+    expect(statuses('AWAITING,A B,<b>')).toEqual(['AWAITING']);
+    expect(statuses(`${'A'.repeat(65)}`)).toEqual([]);
+    expect(unknownStatuses(parseListView(new URLSearchParams('status=AWAITING,FOO,failed,,FOO')))).toEqual([
+      'FOO',
+    ]);
+    expect(unknownStatuses(parseListView(new URLSearchParams('status=completed')))).toEqual([]);
+    expect(malformedStatuses(new URLSearchParams('status=AWAITING,A B,,FOO'))).toEqual(['A B']);
+  });
+
+  it('leaves out a well-formed code that is no currency, and names it', () => {
+    const params = new URLSearchParams('currency=EUR,XYZ');
+    expect(parseListView(params).currencies).toEqual(['EUR']);
+    expect(unknownCurrencies(params)).toEqual(['XYZ']);
+    expect(unknownCurrencies(new URLSearchParams('currency=EUR,USD'))).toEqual([]);
+  });
+
+  it('reads amount bounds as the shared schema takes them, and drops a maximum below the minimum', () => {
+    const amounts = (query: string) => {
+      const view = parseListView(new URLSearchParams(query));
+      return [view.amountMin, view.amountMax];
+    };
+    expect(amounts('amount_min=100&amount_max=99.95')).toEqual(['100', null]);
+    expect(amounts('amount_min=99.95&amount_max=100')).toEqual(['99.95', '100']);
+    expect(amounts('amount_min=-5')).toEqual(['-5', null]);
+    expect(amounts('amount_min=1e3&amount_max=1,000')).toEqual([null, null]);
+    expect(amounts('amount_max=0.1234567')).toEqual([null, null]);
+    // the web's rule is the BFF's: what one takes, the other does
+    for (const amount of ['100', '99.95', '-5', '1e3', '1,000', '0.1234567', ' 7', '+1', '.5'])
+      expect(AMOUNT_PATTERN.test(amount)).toBe(summaryQuerySchema.safeParse({ amount_min: amount }).success);
+    expect(amountsInverted('10', '9.99')).toBe(true);
+    expect(amountsInverted('10', '10.00')).toBe(false);
+    expect(amountsInverted(null, '1')).toBe(false);
   });
 
   it('reads currencies comma-joined, in any case, once each and sorted; one bad code drops the filter', () => {

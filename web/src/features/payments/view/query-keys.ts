@@ -14,9 +14,9 @@ export function paymentsQueryKey(view: ListView) {
   return ['payments', ...filtersKey(view), view.limit, view.sort] as const;
 }
 
-/** One count per set of filters: the page size does not change what is counted. */
+/** One count per set of filters and search (its figures are of its matches); the page size changes nothing. */
 export function summaryQueryKey(view: ListView) {
-  return ['summary', ...filtersKey(view)] as const;
+  return ['summary', ...filtersKey(view), view.q] as const;
 }
 
 /** One search per view and text; the page size does not change what is found. */

@@ -63,7 +63,7 @@ describe('the summary cache readers', () => {
 
   it('read another view as nothing counted yet, and leave no query of their own in the cache', () => {
     const client = new QueryClient();
-    client.setQueryData(summaryQueryKey({ ...view, status: 'FAILED' }), { counted: 7, summary: null });
+    client.setQueryData(summaryQueryKey({ ...view, statuses: ['FAILED'] }), { counted: 7, summary: null });
     const drawn = watch(client);
     expect(drawn.soFar).toEqual([0]);
     expect(drawn.figures).toEqual([null]);

@@ -7,11 +7,13 @@ import type { ListView } from './list-view.ts';
  */
 export function filtersQuery(view: ListView) {
   return {
-    status: view.status ?? undefined,
+    status: view.statuses.length === 0 ? undefined : view.statuses.join(','),
     date_from: view.dateFrom ?? undefined,
     date_to: view.dateTo ?? undefined,
     group: view.group ? ('true' as const) : undefined,
     currency: view.currencies.length === 0 ? undefined : view.currencies.join(','),
+    amount_min: view.amountMin ?? undefined,
+    amount_max: view.amountMax ?? undefined,
   };
 }
 
