@@ -9,6 +9,7 @@ import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
+import { rangeText } from '../view/range-text.ts';
 import { DailyChart } from './daily-chart.tsx';
 import { useSummary } from './get-summary.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
@@ -64,6 +65,8 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
   if (summary === null) return <SummaryPlaceholder view={view} />;
   const recounting = query.fetchStatus === 'fetching';
   const asOf = timeOfDay(summary.as_of, zone);
+  // the period counted, in the zone it counts in (named where times are shown in another)
+  const period = rangeText(view.dateFrom, view.dateTo, timeZone, zone);
   const settled = view.status === null && settledStatuses && summary.settled && settledLabel(settledStatuses);
   return (
     <section className="summary" aria-label="Summary" aria-busy={recounting}>
@@ -71,6 +74,12 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
         <div className="summary__line">
           <p role="status">
             <strong data-testid="summary-count">{payments(summary.count)}</strong>
+            {period !== null && (
+              <span className="hint" data-testid="summary-period">
+                {' '}
+                in {period}
+              </span>
+            )}
             {asOf !== null && (
               <span className="hint" data-testid="summary-as-of">
                 {' '}
