@@ -246,3 +246,44 @@ function timeText({ hour, minute, second }: WallFields): string {
 function two(value: number): string {
   return String(value).padStart(2, '0');
 }
+
+/**
+ * A wall time `YYYY-MM-DDTHH:MM:SS` in zone `from` as the wall time of the same instant in zone `to`: what a user
+ * reads or types in the zone times are shown in, as the filters take it (the company's zone), and back. A wall
+ * time skipped by a change to summer time means the first instant after the gap; null when it is no date-time.
+ */
+export function convertWall(wall: string, from: string, to: string): string | null {
+  if (from === to) return wall;
+  const instant = wallTimeToInstant(wall, from);
+  if (instant === null) return null;
+  const { date, time } = wallClockIn(instant, to);
+  return `${date}T${time}`;
+}
+
+const wholeDays = (from: string | null, to: string | null) =>
+  (from === null || from.endsWith('T00:00:00')) && (to === null || to.endsWith('T23:59:59'));
+
+/** A period as the zone it counts in sees it: its ends as wall times there, and whether they are whole days. */
+export interface Period {
+  zone: string;
+  dateFrom: string | null;
+  dateTo: string | null;
+  wholeDays: boolean;
+}
+
+/**
+ * The zone a range counts in: a range kept in the company's wall time (as the filters are) is the company's whole
+ * days (a preset), or those of `readZone`, the zone its user reads times in (a preset counted there, or days typed
+ * there), or neither, then read in `readZone` to the second.
+ */
+export function periodIn(
+  dateFrom: string | null,
+  dateTo: string | null,
+  companyZone: string,
+  readZone: string,
+): Period {
+  if (wholeDays(dateFrom, dateTo)) return { zone: companyZone, dateFrom, dateTo, wholeDays: true };
+  const from = dateFrom === null ? null : convertWall(dateFrom, companyZone, readZone);
+  const to = dateTo === null ? null : convertWall(dateTo, companyZone, readZone);
+  return { zone: readZone, dateFrom: from, dateTo: to, wholeDays: wholeDays(from, to) };
+}

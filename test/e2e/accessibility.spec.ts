@@ -135,21 +135,18 @@ test('axe finds no violation of any impact on the table with a column menu open 
 test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test('axe finds no violation of any impact on the table and its summary, whose lines scroll sideways', async ({
+  test('axe finds no violation of any impact on the table and its summary, whose lines wrap', async ({
     page,
   }) => {
     test.setTimeout(60_000);
     await signInByApi(page);
     await page.goto('/?company=acme');
     await expect(page.getByTestId('summary-count')).toBeVisible({ timeout: 20_000 });
-    // the figures are wider than the screen: the lines of statuses and totals are scrolled, by touch or by keys
+    // the figures wrap into lines within the screen: nothing in them is scrolled to
     const totals = page.getByRole('list', { name: 'Totals per currency' });
-    expect(await totals.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+    expect(await totals.evaluate((list) => list.scrollWidth <= list.clientWidth)).toBe(true);
     expect(await allViolations(page)).toEqual([]);
-    await totals.focus();
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => totals.evaluate((list) => list.scrollLeft)).toBeGreaterThan(0);
-    await screenshot(page, 'summary-390-scrolled');
+    await screenshot(page, 'summary-390');
   });
 });
 

@@ -31,7 +31,7 @@ test('the CSV opens in a real CSV parser with the columns the table shows, and i
   const download = page.waitForEvent('download');
   await exportAs(page, 'CSV, shown columns');
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}.csv`);
+  expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}_UTC.csv`);
   const text = await readFile(await file.path(), 'utf8');
   await page.screenshot({ path: testInfo.outputPath('csv-exported.png') });
   const records: Record<string, string>[] = parse(text, { bom: true, columns: true, skip_empty_lines: true });

@@ -34,7 +34,7 @@ test("the XLSX of a group's range opens in exceljs typed, whole, with its header
   await page.getByRole('button', { name: 'Export' }).click();
   await page.getByRole('menuitem', { name: 'Excel (XLSX), shown columns' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}.xlsx`);
+  expect(file.suggestedFilename()).toBe(`payments_acme-eu_group_${from}_to_${to}_UTC.xlsx`);
   await expect(page.getByTestId('export-status')).toHaveText(
     new RegExp(`^Saved ${file.suggestedFilename().replaceAll('.', '\\.')}: [\\d.]+ (KB|MB)\\.$`),
   );

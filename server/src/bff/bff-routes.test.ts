@@ -709,7 +709,15 @@ describe('GET /api/payments/export.csv', () => {
         { method: 'HEAD', headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme-eu' } },
       );
       expect(filtered.headers.get('content-disposition')).toBe(
-        'attachment; filename="payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv"',
+        'attachment; filename="payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31_America-New_York.csv"',
+      );
+      // January counted in Berlin, the zone the file's times are in: its days there, that zone named
+      const berlin = await bff.app.request(
+        '/api/payments/export.csv?tz=Europe/Berlin&date_from=2025-12-31T18:00:00&date_to=2026-01-31T17:59:59',
+        { method: 'HEAD', headers: { 'X-CSRF': '1', cookie: own, 'X-Company-Id': 'acme-eu' } },
+      );
+      expect(berlin.headers.get('content-disposition')).toBe(
+        'attachment; filename="payments_acme-eu_2026-01-01_to_2026-01-31_Europe-Berlin.csv"',
       );
     } finally {
       await bff.close();

@@ -71,8 +71,13 @@ describe('CSV columns', () => {
 });
 
 describe('CSV file name', () => {
-  const name = (what: { dateFrom?: string; dateTo?: string; status?: string; group?: boolean }) =>
-    exportFileName({ company: 'acme', group: false, today: '2026-11-27', extension: 'csv', ...what });
+  const name = (what: {
+    dateFrom?: string;
+    dateTo?: string;
+    zone?: string;
+    status?: string;
+    group?: boolean;
+  }) => exportFileName({ company: 'acme', group: false, today: '2026-11-27', extension: 'csv', ...what });
 
   it('says "all" and the day it was made when there is no range', () => {
     expect(name({ group: true })).toBe('payments_acme_group_all_as_of_2026-11-27.csv');
@@ -92,6 +97,13 @@ describe('CSV file name', () => {
         extension: 'xlsx',
       }),
     ).toBe('payments_acme-eu-1_COMPLETED_2026-01-01_to_2026-01-31.xlsx');
+  });
+
+  it('names the zone whose days the range counts, where it has one', () => {
+    expect(
+      name({ dateFrom: '2026-05-01T00:00:00', dateTo: '2026-05-31T23:59:59', zone: 'Europe/Berlin' }),
+    ).toBe('payments_acme_2026-05-01_to_2026-05-31_Europe-Berlin.csv');
+    expect(name({ group: true, zone: 'Europe/Berlin' })).toBe('payments_acme_group_all_as_of_2026-11-27.csv');
   });
 });
 

@@ -105,17 +105,19 @@ function allColumns(firstPage: readonly Payment[], group: boolean): string[] {
 }
 
 /**
- * The download's file name says what it holds: company (and group), status, range, e.g.
- * `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31.csv`; a range open at its end runs to the day the
- * file was made, and without a range the file holds all payments as of that day (`…_all_as_of_2026-11-27.csv`).
- * Only characters every file system and spreadsheet takes.
+ * The download's file name says what it holds: company (and group), status, range and the zone whose days the
+ * range counts, e.g. `payments_acme-eu_group_COMPLETED_2026-01-01_to_2026-01-31_Europe-Berlin.csv`; a range open
+ * at its end runs to the day the file was made, and without a range the file holds all payments as of that day
+ * (`…_all_as_of_2026-11-27.csv`). Only characters every file system and spreadsheet takes.
  */
 export function exportFileName(what: {
   company: string;
   group: boolean;
   status?: string | undefined;
+  /** The range's ends as wall times of `zone`, the zone it counts in (shared/date-time `periodIn`). */
   dateFrom?: string | undefined;
   dateTo?: string | undefined;
+  zone?: string | undefined;
   today: string;
   extension: 'csv' | 'xlsx';
 }): string {
@@ -128,7 +130,8 @@ export function exportFileName(what: {
         : what.dateTo
           ? `until_${day(what.dateTo)}`
           : `all_as_of_${what.today}`;
-  const parts = ['payments', what.company, what.group ? 'group' : '', what.status ?? '', range];
+  const zone = what.dateFrom || what.dateTo ? (what.zone ?? '') : '';
+  const parts = ['payments', what.company, what.group ? 'group' : '', what.status ?? '', range, zone];
   return `${parts
     .filter(Boolean)
     .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-'))

@@ -69,7 +69,7 @@ describe('export places', () => {
         method: 'HEAD',
       });
       expect(response.headers.get('content-disposition')).toBe(
-        `attachment; filename="payments_acme_until_2026-01-31.${format}"`,
+        `attachment; filename="payments_acme_until_2026-01-31_UTC.${format}"`,
       );
     }
   });

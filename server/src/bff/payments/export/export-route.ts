@@ -1,4 +1,5 @@
 import { COMPANY_HEADER, exportQuerySchema } from '@payments/shared';
+import { periodIn } from '@payments/shared/date-time';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Settings } from '../../../config/settings.ts';
@@ -139,12 +140,20 @@ export function exportRoute(
     });
     if (!chosen.ok) return problemFrom(c, chosen);
     const { view } = chosen;
+    // the range as the zone it counts in sees it: the company's days, or those of the zone the file's times are in
+    const period = periodIn(
+      view.filters.date_from ?? null,
+      view.date_to ?? null,
+      settings.PAYMENTS_TIME_ZONE,
+      displayZone,
+    );
     const fileName = exportFileName({
       company: view.company,
       group: view.group,
       status: view.statuses?.join('+'),
-      dateFrom: view.filters.date_from,
-      dateTo: view.date_to,
+      dateFrom: period.dateFrom ?? undefined,
+      dateTo: period.dateTo ?? undefined,
+      zone: period.zone,
       today: localDate(displayZone, parts.now()),
       extension: format.extension,
     });
@@ -234,6 +243,7 @@ export function exportRoute(
             members: view.members,
             group: view.group,
             companyNames: parts.companyNames,
+            period,
             asOf,
           })
         : undefined;

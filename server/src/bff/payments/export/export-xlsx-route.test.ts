@@ -154,6 +154,7 @@ describe('the XLSX figures sheet', () => {
       ]),
     ];
     expect(lines.slice(1, expected.length + 1)).toEqual(expected);
+    expect(lines.at(-2)).toBe(`Period|2026-03-01 – 2026-05-31 (${h.settings.PAYMENTS_TIME_ZONE})`);
     expect(lines.at(-1)).toMatch(/^As of\|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 

@@ -1,4 +1,5 @@
 import type { AmountUnit, Summary } from '@payments/shared';
+import type { Period } from '@payments/shared/date-time';
 import { createSummaryCounter, type SummaryCounter } from '../summary/summary-counter.ts';
 import type { RowsEnd, ViewRow } from '../walk/ordered-walk.ts';
 import { money, type XlsxCell } from './xlsx-cells.ts';
@@ -29,8 +30,27 @@ function lines(
 }
 
 /**
+ * The period as the sheet says it, with the zone it counts in: `2026-05-01 – 2026-05-31 (UTC)` for whole days,
+ * to the second otherwise (`2026-05-01 09:30:00 – …`), `from …` or `until …` for an open end; null for no range.
+ */
+function periodText(period: Period): string | null {
+  const end = (wall: string) => (period.wholeDays ? wall.slice(0, 10) : wall.replace('T', ' '));
+  const { dateFrom: from, dateTo: to } = period;
+  const range =
+    from !== null && to !== null
+      ? `${end(from)} – ${end(to)}`
+      : from !== null
+        ? `from ${end(from)}`
+        : to !== null
+          ? `until ${end(to)}`
+          : null;
+  return range === null ? null : `${range} (${period.zone})`;
+}
+
+/**
  * The figures of the rows a file holds, counted as they are written (the screen's figures of the same view, as a
- * summary counts them): per currency, per status, and for a group per company; then when the walk began.
+ * summary counts them): per currency, per status, and for a group per company; then the period, naming the zone
+ * it counts in, and when the walk began.
  */
 export function fileFigures(how: {
   timeZone: string;
@@ -39,6 +59,8 @@ export function fileFigures(how: {
   members: readonly string[];
   group: boolean;
   companyNames: ReadonlyMap<string, string>;
+  /** The view's range, in the zone it counts in. */
+  period: Period;
   asOf: string;
 }) {
   const counter = () =>
@@ -88,6 +110,8 @@ export function fileFigures(how: {
             out.push(...lines(name, s.status ?? '(none)', s.count, s.totals));
         }
       out.push([]);
+      const period = periodText(how.period);
+      if (period !== null) out.push([textCell('Period'), textCell(period)]);
       out.push([textCell('As of'), textCell(how.asOf)]);
       if (all.uninterpreted > 0)
         out.push([

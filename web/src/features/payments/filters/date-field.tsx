@@ -1,6 +1,6 @@
+import { convertWall } from '@payments/shared/date-time';
 import { type FormEvent, useState } from 'react';
 import { dateInputText, parseDateInput, type RangeEnd } from '../view/typed-date.ts';
-import { convertWall } from '../view/zone-wall.ts';
 
 interface Props {
   id: string;

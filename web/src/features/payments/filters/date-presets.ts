@@ -1,4 +1,4 @@
-import { dayIn } from '@payments/shared/date-time';
+import { convertWall, dayIn } from '@payments/shared/date-time';
 
 export const DATE_PRESETS = [
   'Today',
@@ -19,13 +19,15 @@ function calendarDay(year: number, month: number, day: number): string {
 }
 
 /**
- * The whole days a preset names, counted in the configured zone: "today" is the zone's date at `now`, whatever
- * the browser's own zone, so a user abroad sees the same days as the BFF counts.
+ * The whole days a preset names, counted in `timeZone` (the company's, unless the user chose to count in the zone
+ * they read times in): "today" is the zone's date at `now`, whatever the browser's own zone, so a user abroad
+ * sees the same days as the BFF counts. The ends are wall times of `companyZone`, as the filters keep them.
  */
 export function presetRange(
   preset: DatePreset,
   now: number,
   timeZone: string,
+  companyZone: string = timeZone,
 ): { dateFrom: string; dateTo: string } {
   const [year, month, day] = dayIn(now, timeZone).split('-').map(Number) as [number, number, number];
   const today = calendarDay(year, month, day);
@@ -43,5 +45,6 @@ export function presetRange(
     'Last year': [calendarDay(year - 1, 1, 1), calendarDay(year - 1, 12, 31)],
   };
   const [from, to] = days[preset];
-  return { dateFrom: `${from}T00:00:00`, dateTo: `${to}T23:59:59` };
+  const inCompany = (wall: string) => convertWall(wall, timeZone, companyZone) ?? wall;
+  return { dateFrom: inCompany(`${from}T00:00:00`), dateTo: inCompany(`${to}T23:59:59`) };
 }

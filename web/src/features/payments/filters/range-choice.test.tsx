@@ -1,11 +1,12 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseZone } from '../view/display-zone.ts';
+import { chooseCount, chooseZone } from '../view/display-zone.ts';
 import { DEFAULT_VIEW, type ListView } from '../view/list-view.ts';
 import { RangeChoice } from './range-choice.tsx';
 
 afterEach(() => {
   chooseZone('company');
+  chooseCount('company');
   cleanup();
   vi.useRealTimers();
 });
@@ -88,6 +89,20 @@ describe('the presets of the range', () => {
       dateTo: '2026-06-01T01:59:59',
     });
     expect(typed.range.value).toBe('');
-    expect(typed.range.selectedOptions[0]?.textContent).toBe('As typed · 1 May – 31 May 2026');
+    expect(typed.range.selectedOptions[0]?.textContent).toBe('As typed · 1 May – 31 May 2026 (UTC)');
+  });
+
+  it('count the days of the zone times are shown in, where the user chose to, kept as the company’s wall times', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-06-10T10:00:00Z'));
+    chooseZone('utc');
+    chooseCount('shown');
+    const { onChange, range } = renderChoice();
+    expect([...range.options].find((option) => option.value === 'Last month')?.textContent).toBe(
+      'Last month · 1 May – 31 May 2026 (UTC)',
+    );
+    fireEvent.change(range, { target: { value: 'Last month' } });
+    // May in UTC is 02:00 on 1 May to 01:59:59 on 1 June in Berlin
+    expect(onChange).toHaveBeenCalledWith({ dateFrom: '2026-05-01T02:00:00', dateTo: '2026-06-01T01:59:59' });
   });
 });

@@ -52,6 +52,9 @@ export const PaymentRow = memo(function PaymentRow({
   onRowKeyDown,
 }: Props) {
   const id = String(row.id);
+  // On a phone the pinned id is all a row shows without a swipe: lines under it give the row's reference and, in a
+  // group, its company. Hidden from screen readers: the row's own cells say both.
+  const aside = [fieldCell('reference', row, context).title, company].filter((text) => text !== undefined);
   return (
     <tr
       aria-rowindex={index + 2}
@@ -69,17 +72,25 @@ export const PaymentRow = memo(function PaymentRow({
           // in a tooltip, where a narrow column cuts it
           <td key={cell.id} className={cell.className} style={cell.style} data-column={cell.id} title={title}>
             {cell.id === 'id' ? (
-              <a
-                className="row-link"
-                href={`${paths.payment(id)}${search}`}
-                data-row-link={index}
-                tabIndex={active ? 0 : -1}
-                onFocus={() => onFocusRow(index)}
-                onBlur={(event) => onBlurRow(index, event)}
-                onKeyDown={(event) => onRowKeyDown(event, index)}
-              >
-                {id}
-              </a>
+              <>
+                <a
+                  className="row-link"
+                  href={`${paths.payment(id)}${search}`}
+                  data-row-link={index}
+                  tabIndex={active ? 0 : -1}
+                  onFocus={() => onFocusRow(index)}
+                  onBlur={(event) => onBlurRow(index, event)}
+                  onKeyDown={(event) => onRowKeyDown(event, index)}
+                >
+                  {id}
+                </a>
+                {aside.map((text, line) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a line's place is what it is (reference, company)
+                  <span key={line} className="row-aside" aria-hidden="true">
+                    {text}
+                  </span>
+                ))}
+              </>
             ) : (
               content
             )}

@@ -38,6 +38,7 @@ import {
 } from './payment-columns.ts';
 import { type CellLayout, PaymentRow } from './payment-row.tsx';
 import { onRowFocusRequest } from './row-focus-request.ts';
+import { useRowHeight } from './row-height.ts';
 import { createRowKeys } from './row-keys.ts';
 import { type HeadActions, type HeadColumn, TableHead } from './table-head.tsx';
 import { useNextPageLoading } from './use-next-page-loading.ts';
@@ -45,7 +46,6 @@ import type { PaymentRows } from './use-payment-rows.ts';
 import { useRowFocus } from './use-row-focus.ts';
 import { observeRectAfterLayout, scrollElementUnlessThere } from './virtual-observers.ts';
 
-const ROW_HEIGHT = 36;
 // Rows ahead of and behind the view. Reused rows are rewritten on every scroll frame, so more than a few only add
 // work: at speed the whole window is new each frame anyway, and the rows are drawn in the frame of the scroll
 // (the virtualizer renders synchronously in the scroll event). Each row laid out also leaves layout objects for
@@ -91,8 +91,6 @@ interface Props {
   footer: ReactNode;
 }
 
-// Module-level: a new function makes the virtualizer measure every row again.
-const estimateSize = () => ROW_HEIGHT;
 const NO_ROWS: readonly Payment[] = [];
 const UNSORTED = { value: null, onChange: () => {} };
 
@@ -186,6 +184,7 @@ export function PaymentsTable({
   // Stable while the rows are: a new key function makes the virtualizer measure every row again.
   const { keys } = list;
   const getItemKey = useCallback((index: number) => keys[index] ?? index, [keys]);
+  const { rowHeight, estimateSize } = useRowHeight();
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -198,12 +197,16 @@ export function PaymentsTable({
     observeElementRect: observeRectAfterLayout,
     scrollToFn: scrollElementUnlessThere,
   });
+  // a screen turned or resized across the phone width: the rows' places are counted again at their new height
+  useEffect(() => {
+    if (rowHeight > 0) virtualizer.measure();
+  }, [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const lastIndex = items.at(-1)?.index ?? -1;
 
   const { focusRow, activeRow, focusedRow, onRowFocus, onRowBlur, onRowKeyDown } = useRowFocus({
     rowCount: rows.length,
-    rowHeight: ROW_HEIGHT,
+    rowHeight,
     scroller: scrollRef,
     virtualizer,
   });

@@ -9,6 +9,7 @@ import { formatCount } from '../fields/number-text.ts';
 import { shownAmount } from '../fields/shown-values.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { type ListView, listViewQuery, rangeInverted } from '../view/list-view.ts';
+import { rangeText } from '../view/range-text.ts';
 import { DailyChart } from './daily-chart.tsx';
 import { useSummary } from './get-summary.ts';
 import { SummaryPlaceholder } from './summary-placeholder.tsx';
@@ -70,6 +71,8 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
   const recounting = query.fetchStatus === 'fetching';
   const asOf = timeOfDay(summary.as_of, zone);
   const statusesLabel = view.statuses.length === 0 ? null : view.statuses.join(', ');
+  // the period counted, in the zone it counts in (named where times are shown in another)
+  const period = rangeText(view.dateFrom, view.dateTo, timeZone, zone);
   const settled =
     view.statuses.length === 0 && settledStatuses && summary.settled && settledLabel(settledStatuses);
   return (
@@ -78,6 +81,12 @@ export default function SummaryBar({ view, timeZone, settledStatuses, companyNam
         <div className="summary__line">
           <p role="status">
             <strong data-testid="summary-count">{payments(summary.count)}</strong>
+            {period !== null && (
+              <span className="hint" data-testid="summary-period">
+                {' '}
+                in {period}
+              </span>
+            )}
             {asOf !== null && (
               <span className="hint" data-testid="summary-as-of">
                 {' '}

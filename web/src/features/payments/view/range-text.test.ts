@@ -20,10 +20,14 @@ describe('the dates a range means', () => {
     expect(rangeText('2026-05-01T09:30:00', null, 'UTC', 'UTC')).toBe('from 1 May 2026 09:30');
   });
 
-  it("reads a range in the zone times are shown in, and a preset's company days with the company's zone named", () => {
+  it('names the zone the range counts in where times are shown in another than the company’s', () => {
     // typed in UTC by a user who reads UTC, kept in the Berlin company's wall time
     expect(rangeText('2026-05-01T02:00:00', '2026-06-01T01:59:59', 'Europe/Berlin', 'UTC')).toBe(
-      '1 May – 31 May 2026',
+      '1 May – 31 May 2026 (UTC)',
+    );
+    // nobody's whole days: to the minute in the zone times are shown in
+    expect(rangeText('2026-05-01T09:30:00', '2026-05-31T23:59:59', 'UTC', 'Europe/Berlin')).toBe(
+      '1 May 2026 11:30 – 1 Jun 2026 01:59 (Europe/Berlin)',
     );
     // a preset: whole days in Berlin, which are not whole days in UTC
     expect(rangeText('2026-05-01T00:00:00', '2026-05-31T23:59:59', 'Europe/Berlin', 'UTC')).toBe(

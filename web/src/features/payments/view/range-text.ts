@@ -1,4 +1,4 @@
-import { convertWall } from '../view/zone-wall.ts';
+import { periodIn } from '@payments/shared/date-time';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -17,14 +17,10 @@ function wallOf(value: string): Wall {
 
 const dayText = (w: Wall, year: boolean) => `${w.day} ${w.month}${year ? ` ${w.year}` : ''}`;
 
-const whole = (from: string | null, to: string | null) =>
-  (from === null || from.endsWith('T00:00:00')) && (to === null || to.endsWith('T23:59:59'));
-
 /** Both ends in one zone: whole days as dates ("1 May – 31 May 2026"), anything else to the minute. */
-function inZone(from: string | null, to: string | null): string {
+function inZone(from: string | null, to: string | null, wholeDays: boolean): string {
   const start = from === null ? null : wallOf(from);
   const end = to === null ? null : wallOf(to);
-  const wholeDays = whole(from, to);
   if (start !== null && end !== null) {
     if (!wholeDays) return `${dayText(start, true)} ${start.time} – ${dayText(end, true)} ${end.time}`;
     if (from?.slice(0, 10) === to?.slice(0, 10)) return dayText(end, true);
@@ -36,9 +32,9 @@ function inZone(from: string | null, to: string | null): string {
 }
 
 /**
- * The dates a range means, as a person reads them: in the zone times are shown in, or, where the range is whole
- * days of the company's zone (a preset) and not of that one, in the company's days with the zone named. Null for
- * no range.
+ * The dates a range means, as a person reads them, in the zone it counts in (shared/date-time `periodIn`): the
+ * company's whole days (a preset), the whole days of the zone times are shown in, or times in that zone. Where
+ * times are shown in another zone than the company's, the zone it counts in is named. Null for no range.
  */
 export function rangeText(
   dateFrom: string | null,
@@ -47,9 +43,7 @@ export function rangeText(
   displayZone: string,
 ): string | null {
   if (dateFrom === null && dateTo === null) return null;
-  const shownFrom = dateFrom === null ? null : convertWall(dateFrom, companyZone, displayZone);
-  const shownTo = dateTo === null ? null : convertWall(dateTo, companyZone, displayZone);
-  if (!whole(shownFrom, shownTo) && whole(dateFrom, dateTo))
-    return `${inZone(dateFrom, dateTo)} (${companyZone})`;
-  return inZone(shownFrom, shownTo);
+  const period = periodIn(dateFrom, dateTo, companyZone, displayZone);
+  const text = inZone(period.dateFrom, period.dateTo, period.wholeDays);
+  return companyZone === displayZone ? text : `${text} (${period.zone})`;
 }
