@@ -1,31 +1,14 @@
 import { lazy } from 'react';
+import { afterFirstView } from '../../lib/first-view.ts';
 
+/**
+ * The parts of the list that its first view does not show (./deferred-parts.ts), asked for once that view is
+ * drawn (lib/first-view.ts), or at once by a part that is drawn after the chunk is in.
+ */
 type DeferredParts = typeof import('./deferred-parts.ts');
 
 let loaded: DeferredParts | undefined;
 let loading: Promise<DeferredParts> | undefined;
-
-/** The longest a part waits for the first view to be drawn before its chunk is asked for all the same. */
-const FIRST_VIEW_WAIT_MS = 1500;
-/** The longest the chunk waits for an idle moment once the first view is drawn. */
-const IDLE_WAIT_MS = 500;
-
-let markDrawn: () => void = () => undefined;
-const firstViewDrawn = new Promise<void>((resolve) => {
-  markDrawn = resolve;
-  setTimeout(resolve, FIRST_VIEW_WAIT_MS);
-});
-
-/**
- * The first view is on screen (the list's first rows, or why there are none): the deferred chunk may come once
- * the main thread is next idle. Before, it would share the line with the first page, and its evaluation the main
- * thread with the first view's work, and the first view shows none of it (the summary's placeholder stands in
- * for its figures).
- */
-export function firstViewIsDrawn(): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(markDrawn, { timeout: IDLE_WAIT_MS });
-  else setTimeout(markDrawn, 0);
-}
 
 /** Asks for the deferred chunk, once. */
 export function loadDeferredParts(): Promise<DeferredParts> {
@@ -49,7 +32,7 @@ export function deferredPart<Name extends keyof DeferredParts>(name: Name) {
     then(onLoaded: (module: { default: Part }) => void, onFailed: (error: unknown) => void) {
       if (loaded) onLoaded({ default: loaded[name] });
       else
-        firstViewDrawn.then(loadDeferredParts).then((parts) => onLoaded({ default: parts[name] }), onFailed);
+        afterFirstView.then(loadDeferredParts).then((parts) => onLoaded({ default: parts[name] }), onFailed);
     },
   };
   // React.lazy calls nothing but `then`, and only needs it to call back: a thenable, though typed as a Promise

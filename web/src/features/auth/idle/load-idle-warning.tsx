@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { afterFirstView } from '../../../lib/first-view.ts';
 import * as clock from '../../../lib/session-clock.ts';
 import { checkSession } from '../api/check-session.ts';
 import { useSignOut } from '../api/sign-out.ts';
@@ -6,7 +7,7 @@ import type { IdleWatchPorts } from './use-idle-watch.ts';
 
 type Warning = typeof import('./idle-warning.tsx').default;
 
-/** The first view is up by then: the warning's code never competes with its rows, and comes long before use. */
+/** After the first view (lib/first-view.ts): the code never competes with its rows, and comes long before use. */
 const LOAD_AFTER_MS = 2000;
 const RETRY_AFTER_MS = 30_000;
 const PORTS: IdleWatchPorts = { clock, check: checkSession };
@@ -31,14 +32,16 @@ export function IdleWarning({ idleSeconds, onEnded, onSignedOut }: Props) {
   const signOut = useSignOut(onSignedOut);
   useEffect(() => {
     let live = true;
-    const timer = setTimeout(
-      () =>
-        import('./idle-warning.tsx').then(
-          (module) => live && setWarning(() => module.default),
-          () => live && setAttempt((n) => n + 1),
-        ),
-      attempt === 0 ? LOAD_AFTER_MS : RETRY_AFTER_MS,
-    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = () =>
+      import('./idle-warning.tsx').then(
+        (module) => live && setWarning(() => module.default),
+        () => live && setAttempt((n) => n + 1),
+      );
+    // the first attempt after the first view (lib/first-view.ts), a retry a while after the failure
+    void (attempt === 0 ? afterFirstView : Promise.resolve()).then(() => {
+      if (live) timer = setTimeout(load, attempt === 0 ? LOAD_AFTER_MS : RETRY_AFTER_MS);
+    });
     return () => {
       live = false;
       clearTimeout(timer);

@@ -19,8 +19,10 @@ async function open(onSelect = vi.fn(), company = 'root', group = false) {
       onSelect={onSelect}
     />,
   );
-  fireEvent.click(screen.getByRole('button', { name: /Company/ }));
-  // the panel's code arrives after the first view
+  const button = screen.getByRole('button', { name: /Company/ });
+  // the panel's code arrives after the first view, or once the user reaches for the page (a press, as here)
+  fireEvent.pointerDown(button);
+  fireEvent.click(button);
   return { onSelect, search: await screen.findByRole('combobox', { name: 'Search companies' }) };
 }
 

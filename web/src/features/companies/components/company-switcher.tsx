@@ -1,21 +1,25 @@
 import type { Company } from '@payments/shared';
 import { useEffect, useId, useRef, useState } from 'react';
+import { afterFirstView } from '../../../lib/first-view.ts';
 import { type CompanySelection, GROUP_SUFFIX } from '../utils/company-selection.ts';
 
 type Picker = typeof import('./company-picker.tsx').default;
 
 /**
- * The panel's code, fetched once the first view is up: the first view does not need it, and by the first open it
- * is there, so the panel opens in the same frame and no key typed into it is lost (React.lazy would suspend once
- * more, even for a module already loaded).
+ * The panel's code, fetched once the first view is up (or the user reaches for the page before: see
+ * lib/first-view.ts): the first view does not need it, and by the first open it is there, so the panel opens in
+ * the same frame and no key typed into it is lost (React.lazy would suspend once more, even for a module already
+ * loaded).
  */
 function usePicker(): Picker | 'failed' | null {
   const [picker, setPicker] = useState<Picker | 'failed' | null>(null);
   useEffect(() => {
-    import('./company-picker.tsx').then(
-      (module) => setPicker(() => module.default),
-      () => setPicker('failed'),
-    );
+    afterFirstView
+      .then(() => import('./company-picker.tsx'))
+      .then(
+        (module) => setPicker(() => module.default),
+        () => setPicker('failed'),
+      );
   }, []);
   return picker;
 }

@@ -1,8 +1,9 @@
 import type { AppConfig } from '@payments/shared';
 import { type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import { isApiError } from '../../../lib/api-error.ts';
+import { firstViewIsDrawn } from '../../../lib/first-view.ts';
 import { companyNames } from '../fields/company-names.ts';
-import { deferredPart, firstViewIsDrawn } from '../load-deferred-parts.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
 import { useDisplayZone } from '../view/display-zone.ts';
 import { activeFilterCount, type ListView, listViewQuery, NO_FILTERS } from '../view/list-view.ts';
 import { useCountedSummary } from '../view/summary-cache.ts';

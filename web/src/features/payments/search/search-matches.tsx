@@ -1,6 +1,7 @@
 import type { AppConfig } from '@payments/shared';
 import { type ReactNode, Suspense, useEffect } from 'react';
-import { deferredPart, firstViewIsDrawn } from '../load-deferred-parts.ts';
+import { firstViewIsDrawn } from '../../../lib/first-view.ts';
+import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 
 const SearchResults = deferredPart('SearchResults');
