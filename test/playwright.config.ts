@@ -10,7 +10,10 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  // Two in CI too: the specs are independent (each signs in its own session; a spec that needs other settings,
+  // or ends sessions, starts a stack of its own on free ports), and much of a spec's time is waiting (an idle
+  // timeout on the server's clock, polls, a rate-limited upstream) that the other worker fills.
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },

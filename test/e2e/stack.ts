@@ -28,6 +28,11 @@ export function stackEnv(overrides: Record<string, string> = {}): Record<string,
     DEMO_PASSWORD: stack.password,
     PAYMENTS_TIME_ZONE: 'UTC',
     SANDBOX_LIVE_RATE: '0',
+    // Two Playwright workers sign in to this stack as one user at once: each gets the places a user has alone
+    // (WALKS_PER_USER 4, EXPORT_MAX_PER_USER 2), so that one worker's summary, search or download never finds the
+    // other's holding them. The limits themselves are proven by the BFF's own tests.
+    WALKS_PER_USER: '8',
+    EXPORT_MAX_PER_USER: '4',
     // An absolute path to a web build of one's own, so that parallel runs do not share web/dist.
     ...(process.env.E2E_WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR } : {}),
     ...overrides,

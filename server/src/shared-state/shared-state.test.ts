@@ -153,24 +153,28 @@ describe.each(stores)('the %s shared state', (_name, make) => {
   });
 
   it('gives a turn every spacingMs to the first in line, in order of arrival, one place per holder however often it asks', async () => {
+    // Times on the store's real clock: a spacing long enough that the calls between two checks (on a loaded
+    // machine, up to hundreds of milliseconds) cannot move a wait into the next place.
+    const spacing = 1_500;
+    const keep = 5_000;
     const near = (ms: number, expected: number) => {
-      expect(ms).toBeGreaterThanOrEqual(expected - 80);
+      expect(ms).toBeGreaterThanOrEqual(expected - spacing / 4);
       expect(ms).toBeLessThanOrEqual(expected);
     };
     // An empty line: the first holder's turn is now, and its place is used.
-    expect(await state.takeTurn('line', 'a', 300, 1_000)).toBe(0);
-    near(await state.takeTurn('line', 'b', 300, 1_000), 300);
-    near(await state.takeTurn('line', 'c', 300, 1_000), 600);
+    expect(await state.takeTurn('line', 'a', spacing, keep)).toBe(0);
+    near(await state.takeTurn('line', 'b', spacing, keep), spacing);
+    near(await state.takeTurn('line', 'c', spacing, keep), 2 * spacing);
     // b asking again and again keeps its place: neither earlier nor later, and c's is unchanged.
-    for (let i = 0; i < 20; i++) near(await state.takeTurn('line', 'b', 300, 1_000), 300);
-    near(await state.takeTurn('line', 'c', 300, 1_000), 600);
-    await sleep(310);
+    for (let i = 0; i < 20; i++) near(await state.takeTurn('line', 'b', spacing, keep), spacing);
+    near(await state.takeTurn('line', 'c', spacing, keep), 2 * spacing);
+    await sleep(spacing + 10);
     // c asking first at the turn does not take it: it is b's.
-    near(await state.takeTurn('line', 'c', 300, 1_000), 300);
-    expect(await state.takeTurn('line', 'b', 300, 1_000)).toBe(0);
+    near(await state.takeTurn('line', 'c', spacing, keep), spacing);
+    expect(await state.takeTurn('line', 'b', spacing, keep)).toBe(0);
     // b's place is used: asking again queues behind c.
-    near(await state.takeTurn('line', 'b', 300, 1_000), 600);
-    near(await state.takeTurn('line', 'c', 300, 1_000), 300);
+    near(await state.takeTurn('line', 'b', spacing, keep), 2 * spacing);
+    near(await state.takeTurn('line', 'c', spacing, keep), spacing);
   });
 
   it('keeps at most maxPlaces in line: a newcomer finds none, those in line keep theirs', async () => {
@@ -185,14 +189,16 @@ describe.each(stores)('the %s shared state', (_name, make) => {
   });
 
   it('drops a holder that stops asking for keepMs, and those behind move up', async () => {
-    expect(await state.takeTurn('lapse', 'a', 200, 300)).toBe(0);
-    expect(await state.takeTurn('lapse', 'gone', 200, 300)).toBeGreaterThan(0);
-    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBeGreaterThan(200);
-    await sleep(160);
-    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBeGreaterThan(200);
-    await sleep(160);
-    // 'gone' last asked 320 ms ago: b is first now, and the turn is due.
-    expect(await state.takeTurn('lapse', 'b', 200, 300)).toBe(0);
+    // b asks again after 800 ms, within its 1,500 (700 ms to spare for a loaded machine); 'gone' never does.
+    expect(await state.takeTurn('lapse', 'a', 1_000, 1_500)).toBe(0);
+    expect(await state.takeTurn('lapse', 'gone', 1_000, 1_500)).toBeGreaterThan(0);
+    expect(await state.takeTurn('lapse', 'b', 1_000, 1_500)).toBeGreaterThan(1_000);
+    await sleep(800);
+    // Still behind 'gone': its turn ~1,200 ms away (with 'gone' dropped it would be ~200).
+    expect(await state.takeTurn('lapse', 'b', 1_000, 1_500)).toBeGreaterThan(500);
+    await sleep(800);
+    // 'gone' last asked 1,600 ms ago: b is first now, and the turn is due.
+    expect(await state.takeTurn('lapse', 'b', 1_000, 1_500)).toBe(0);
   });
 
   it('gives one place per holder under concurrent requests', async () => {

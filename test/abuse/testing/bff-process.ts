@@ -110,7 +110,9 @@ export async function startBff(env: Record<string, string> = {}): Promise<BffPro
     },
     stop: (graceMs = 5_000) => stopChild(child, exited, graceMs),
   };
-  const deadline = performance.now() + 20_000;
+  // A guard against a start that hangs, not a bound: seeding 200,000 payments takes a few seconds idle, and
+  // more than 20 on a loaded 2-core machine.
+  const deadline = performance.now() + 60_000;
   while (!/Payments dashboard: http/.test(stdout)) {
     if (child.exitCode !== null || performance.now() > deadline) {
       child.kill('SIGKILL');
