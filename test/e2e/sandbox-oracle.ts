@@ -110,6 +110,9 @@ export async function shownTotals(page: Page, name: string): Promise<string[]> {
 export async function allShownRows(page: Page): Promise<string[]> {
   const scroller = page.locator('.grid-scroll');
   await scroller.evaluate((element) => element.scrollTo(0, 0));
+  // The rows at the top are drawn a frame after the scroll that reached them: wait for the first one.
+  const drawn = page.locator('tbody tr[data-row-id]');
+  if ((await drawn.count()) > 0) await expect(drawn.and(page.locator('[aria-rowindex="2"]'))).toBeAttached();
   const byPosition = new Map<number, string>();
   const collect = async () => {
     const rows = await page.locator('tbody tr[data-row-id]').evaluateAll((elements) =>
