@@ -13,6 +13,8 @@ async function seriousViolations(page: Page) {
 }
 
 test('axe finds no serious or critical violation on sign-in, the list and the drawer', async ({ page }) => {
+  // Three axe runs, each seconds long on a 2-core machine running two browsers.
+  test.setTimeout(90_000);
   await page.goto('/sign-in');
   await expect(page.getByRole('heading', { name: 'Sign in to Payments' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
