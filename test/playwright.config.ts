@@ -10,10 +10,11 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/artifacts',
   fullyParallel: false,
-  // Two in CI too: the specs are independent (each signs in its own session; a spec that needs other settings,
-  // or ends sessions, starts a stack of its own on free ports), and much of a spec's time is waiting (an idle
-  // timeout on the server's clock, polls, a rate-limited upstream) that the other worker fills.
-  workers: 2,
+  // The specs are independent (each signs in its own session; a spec that needs other settings, or ends sessions,
+  // starts a stack of its own on free ports), but CI's machine has 2 cores: two browsers and the stack on them
+  // took each test about twice as long (the first 74 tests in 9 min, as at one worker) and three waits for drawn
+  // rows ran out. One worker in CI; two where a developer runs them.
+  workers: process.env.CI ? 1 : 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
