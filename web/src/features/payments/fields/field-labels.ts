@@ -17,7 +17,15 @@ const LABELS: Record<string, string> = {
   reference: 'Reference',
 };
 
-/** What the table's header and the drawer call a field; a field the dashboard does not know by its own name. */
+/**
+ * What the table's header and the drawer call a field; a field the dashboard does not know by its own name. Only
+ * the table's own entries count: an upstream field named like an object key (`constructor`) is not a label.
+ */
 export function fieldLabel(id: string): string {
-  return LABELS[id] ?? id;
+  return Object.hasOwn(LABELS, id) ? (LABELS[id] as string) : id;
+}
+
+/** What a status filter says of the statuses chosen: `AWAITING, FAILED`, or "All statuses" for none. */
+export function statusesText(statuses: readonly string[]): string {
+  return statuses.length === 0 ? 'All statuses' : statuses.join(', ');
 }

@@ -1,11 +1,7 @@
 import { MenuButton } from '../../../components/menu-button.tsx';
+import { statusesText } from '../fields/field-labels.ts';
 import type { ListView } from '../view/list-view.ts';
 import { StatusMenu } from './status-menu.tsx';
-
-/** What the status button says: the statuses chosen, or every one. */
-function statusesText(statuses: readonly string[]): string {
-  return statuses.length === 0 ? 'All statuses' : statuses.join(', ');
-}
 
 /** The statuses filter: a button naming those chosen, opening the list to tick them. In the deferred chunk. */
 export function StatusChoice({

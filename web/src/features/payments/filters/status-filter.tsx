@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { WaitingField } from '../../../components/waiting-field.tsx';
+import { statusesText } from '../fields/field-labels.ts';
 import { deferredPart } from '../load-deferred-parts.ts';
 import type { ListView } from '../view/list-view.ts';
 
@@ -20,7 +21,7 @@ export function StatusFilter({
       fallback={
         <WaitingField
           label="Status"
-          value={view.statuses.join(', ') || 'All statuses'}
+          value={statusesText(view.statuses)}
           className="menu-button status-choice"
         />
       }
