@@ -3,10 +3,9 @@ import { GROUP_SUFFIX } from '../../features/companies/utils/company-selection.t
 import type { ListView } from '../../features/payments/view/list-view.ts';
 import { pageTitle } from '../../lib/page-title.ts';
 
-/** `FAILED` → `Failed`; a list of them (`AWAITING,FAILED`) → `Awaiting, Failed`. */
-function statusLabel(status: string): string {
-  return status
-    .split(',')
+/** `FAILED` → `Failed`; several (`AWAITING`, `FAILED`) → `Awaiting, Failed`. */
+function statusesLabel(statuses: readonly string[]): string {
+  return statuses
     .map((one) => one.charAt(0).toUpperCase() + one.slice(1).toLowerCase().replaceAll('_', ' '))
     .join(', ');
 }
@@ -22,7 +21,7 @@ export function paymentsTitle(view: ListView, config: AppConfig, paymentId: stri
     [
       paymentId,
       view.q === null ? null : `“${view.q}”`,
-      view.statuses.length === 0 ? null : statusLabel(view.statuses.join(',')),
+      view.statuses.length === 0 ? null : statusesLabel(view.statuses),
       `${company}${view.group ? GROUP_SUFFIX : ''}`,
     ],
     config.environment === 'sandbox',
