@@ -7,13 +7,23 @@ test.beforeEach(async ({ page }) => {
 test('a sorted view says how old it is, and Refresh sorts it again from a walk begun after the click', async ({
   page,
 }) => {
-  const firstPages: { fresh: string | null; asOf: string }[] = [];
-  page.on('response', async (response) => {
-    const url = new URL(response.url());
-    if (url.pathname !== '/api/payments' || url.searchParams.get('cursor') !== null) return;
-    const body = (await response.json().catch(() => null)) as { as_of?: string } | null;
-    firstPages.push({ fresh: url.searchParams.get('fresh'), asOf: body?.as_of ?? '' });
-  });
+  const firstPages: { fresh: string | null; asOf: string; progress: number }[] = [];
+  // Read through the test, whole (Playwright keeps no body of a streamed answer), then handed to the page as is.
+  await page.route(
+    (url) => url.pathname === '/api/payments' && !url.searchParams.has('cursor'),
+    async (route) => {
+      const response = await route.fetch();
+      const text = await response.text();
+      // a page the BFF had to sort for comes as a stream of its walk's progress, ending in the page
+      const streamed = (response.headers()['content-type'] ?? '').startsWith('text/event-stream');
+      const pageText = streamed ? (/^event: page\ndata: (.*)$/m.exec(text)?.[1] ?? 'null') : text;
+      const body = JSON.parse(pageText) as { as_of?: string } | null;
+      const progress = streamed ? (text.match(/^event: progress$/gm)?.length ?? 0) : 0;
+      const fresh = new URL(route.request().url()).searchParams.get('fresh');
+      firstPages.push({ fresh, asOf: body?.as_of ?? '', progress });
+      await route.fulfill({ response, body: text });
+    },
+  );
   // One company: its whole list is walked and sorted, on a shared machine.
   await page.goto('/?company=acme&sort=amount:desc');
   await expect(page.locator('tbody tr[data-row-id]').first()).toBeVisible({ timeout: 30_000 });
@@ -26,6 +36,8 @@ test('a sorted view says how old it is, and Refresh sorts it again from a walk b
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect.poll(() => firstPages.length, { timeout: 30_000 }).toBe(2);
   expect(firstPages[1]?.fresh).toBe('true');
+  // walked again, and the list was told how far as it went
+  expect(firstPages[1]?.progress).toBeGreaterThan(0);
   // A new snapshot, walked from after the click (the BFF and the browser share this machine's clock).
   const refreshedAt = Date.parse(firstPages[1]?.asOf ?? '');
   expect(refreshedAt).toBeGreaterThan(sortedAt);

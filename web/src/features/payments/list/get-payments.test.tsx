@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from '../view/query-keys.ts';
 import { paymentsQueryOptions } from './get-payments.ts';
+import { useSortProgress } from './sort-progress.ts';
 
 const view: ListView = {
   company: 'acme',
@@ -136,6 +137,96 @@ describe('payments query options', () => {
     const plain = renderHook(() => useInfiniteQuery(paymentsQueryOptions(view)), { wrapper: wrapper() });
     await waitFor(() => expect(plain.result.current.data?.pages).toHaveLength(1));
     expect(calls.map((c) => c.url.search)).toEqual(['?limit=2&sort=amount%3Adesc', '?limit=2']);
+  });
+
+  it("reads a sorted view's first page from the stream of the BFF's walk, its progress kept for the footer", async () => {
+    const sortedView: ListView = { ...view, sort: 'amount:desc' };
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const seen: unknown[] = [];
+    client.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.query.queryKey[0] === 'sort-progress')
+        seen.push(event.query.state.data);
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const calls = serve((call) => {
+      if (call.url.searchParams.has('cursor'))
+        return json({ data: [{ id: 'c' }], next_cursor: null, has_more: false });
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode('event: progress\ndata: {"sorted":100,"estimate":250}\n\n'));
+          controller.enqueue(encoder.encode('event: progress\ndata: {"sorted":200,"estimate":250}\n\n'));
+          await released;
+          const page = { data: [{ id: 'a' }, { id: 'b' }], next_cursor: 's~2', has_more: true, total: 250 };
+          controller.enqueue(encoder.encode(`event: page\ndata: ${JSON.stringify(page)}\n\n`));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+    });
+    const { result } = renderHook(
+      () => ({
+        list: useInfiniteQuery(paymentsQueryOptions(sortedView)),
+        progress: useSortProgress(sortedView),
+      }),
+      { wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider> },
+    );
+    await waitFor(() => expect(result.current.progress).toEqual({ sorted: 200, estimate: 250 }));
+    expect(result.current.list.isPending).toBe(true);
+    act(release);
+    await waitFor(() =>
+      expect(result.current.list.data?.pages[0]?.data.map((p) => p.id)).toEqual(['a', 'b']),
+    );
+    // the walk has ended: nothing says "sorting" any more
+    expect(result.current.progress).toBeNull();
+    expect(seen).toEqual([{ sorted: 100, estimate: 250 }, { sorted: 200, estimate: 250 }, null]);
+    expect(calls[0]?.headers.get('Accept')).toBe('text/event-stream');
+    // a next page is cut from the sorted rows: plain JSON, and no progress
+    await act(() => result.current.list.fetchNextPage());
+    expect(calls[1]?.url.searchParams.get('cursor')).toBe('s~2');
+    expect(calls[1]?.headers.get('Accept')).toBe('application/json');
+    await waitFor(() => expect(result.current.list.data?.pages[1]?.data.map((p) => p.id)).toEqual(['c']));
+  });
+
+  it("takes the BFF's plain page when it sorted the view before, and a streamed error as the request's", async () => {
+    const calls = serve(() => json({ data: [{ id: 'a' }], next_cursor: null, has_more: false }));
+    const ready = renderHook(() => useInfiniteQuery(paymentsQueryOptions({ ...view, sort: 'amount:asc' })), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(ready.result.current.data?.pages[0]?.data).toHaveLength(1));
+    expect(calls[0]?.headers.get('Accept')).toBe('text/event-stream');
+    serve(
+      () =>
+        new Response(
+          'event: progress\ndata: {"sorted":100,"estimate":null}\n\nevent: error\ndata: {"code":"sort_too_large","status":422,"detail":"too many to sort"}\n\n',
+          { headers: { 'Content-Type': 'text/event-stream' } },
+        ),
+    );
+    const failed = renderHook(
+      () => useInfiniteQuery(paymentsQueryOptions({ ...view, sort: 'counterparty:asc' })),
+      { wrapper: wrapper() },
+    );
+    await waitFor(() => expect(failed.result.current.isError).toBe(true));
+    expect(failed.result.current.error).toMatchObject({
+      status: 422,
+      code: 'sort_too_large',
+      detail: 'too many to sort',
+    });
+    // a stream cut before its page is an error too, not an empty list
+    serve(
+      () =>
+        new Response('event: progress\ndata: {"sorted":100}\n\n', {
+          headers: { 'Content-Type': 'text/event-stream' },
+        }),
+    );
+    const cut = renderHook(() => useInfiniteQuery(paymentsQueryOptions({ ...view, sort: 'status:asc' })), {
+      wrapper: wrapper(),
+    });
+    await waitFor(() => expect(cut.result.current.isError).toBe(true));
+    expect(cut.result.current.error).toMatchObject({ code: 'interrupted' });
   });
 
   it('aborts the request of the old view when the filters change', async () => {

@@ -1,64 +1,34 @@
-import { type PaymentPage, paymentPageSchema } from '@payments/shared';
 import { BACKGROUND_HEADER } from '@payments/shared/rules';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { type AnswerSchema, bff, readJson } from '../../../lib/api-client.ts';
+import { bff, readJson } from '../../../lib/api-client.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery, sortQuery } from '../view/view-request.ts';
+import { type ListPage, listPageSchema, type SortProgress } from './list-page.ts';
+import { withSortProgress } from './sort-progress.ts';
 
-/**
- * A page of the list; a group's also says which company each row is from (`company_ids`, parallel to `data`). A
- * sorted view's page says `as_of`: every row of the view was read at or after that time.
- */
-export interface ListPage extends PaymentPage {
-  company_ids?: string[];
-  as_of?: string;
+interface PageAsking {
+  signal?: AbortSignal | undefined;
+  /** Asked by the app itself (the freshness poll): not use of the session for its idle timeout. */
+  background?: boolean;
+  /** A Refresh's first page: never cut from a sorted view the BFF sorted before it was asked. */
+  fresh?: boolean;
+  /** A sorted view's first page is streamed while the BFF walks the view: told how far it is. */
+  onSortProgress?: (progress: SortProgress) => void;
 }
 
 /**
- * The shared page schema, and a group's `company_ids` and a sorted view's `as_of` beside it: the shared schema
- * drops members it does not name, so the list of companies is checked here, as a list of ids as long as the page.
- */
-export const listPageSchema: AnswerSchema<ListPage> = {
-  safeParse(body) {
-    const parsed = paymentPageSchema.safeParse(body);
-    if (!parsed.success) return parsed;
-    const asOf = (body as { as_of?: unknown }).as_of;
-    const page = {
-      success: true as const,
-      data: typeof asOf === 'string' ? { ...parsed.data, as_of: asOf } : (parsed.data as ListPage),
-    };
-    const ids = (body as { company_ids?: unknown }).company_ids;
-    if (ids === undefined) return page;
-    if (
-      Array.isArray(ids) &&
-      ids.length === page.data.data.length &&
-      ids.every((id) => typeof id === 'string')
-    )
-      return { success: true, data: { ...page.data, company_ids: ids as string[] } };
-    const issue = {
-      code: 'custom' as const,
-      path: ['company_ids'],
-      message: 'not parallel to data',
-      input: ids,
-    };
-    return { success: false, error: { issues: [issue] } };
-  },
-};
-
-/**
- * `GET /api/payments`: one page of the view, checked as an envelope with both its rules. `background`: asked by
- * the app itself (the freshness poll), which does not count as use for the session's idle timeout. `fresh`: a
- * Refresh's first page, never cut from a sorted view the BFF sorted before it was asked.
+ * `GET /api/payments`: one page of the view, checked as an envelope with both its rules. A sorted view's first
+ * page, when the BFF has to walk the view for it, comes as a stream of progress ending in the page (the BFF
+ * answers plain JSON when it sorted the view already, or for any later page).
  */
 export async function getPaymentsPage(
   view: ListView,
   cursor: string | null,
-  signal?: AbortSignal,
-  background = false,
-  fresh = false,
+  { signal, background = false, fresh = false, onSortProgress }: PageAsking = {},
 ): Promise<ListPage> {
+  const streamed = cursor === null && view.sort !== null && onSortProgress !== undefined;
   const response = await bff.api.payments.$get(
     {
       query: {
@@ -70,10 +40,19 @@ export async function getPaymentsPage(
       },
     },
     {
-      headers: { ...companyHeader(view.company), ...(background ? { [BACKGROUND_HEADER]: '1' } : {}) },
+      headers: {
+        ...companyHeader(view.company),
+        ...(background ? { [BACKGROUND_HEADER]: '1' } : {}),
+        ...(streamed ? { Accept: 'text/event-stream' } : {}),
+      },
       init: { signal: signal ?? null },
     },
   );
+  if (streamed && (response.headers.get('Content-Type') ?? '').startsWith('text/event-stream')) {
+    // a chunk of its own: the first view is newest first
+    const { readSortedStream } = await import('./sorted-stream.ts');
+    return readSortedStream(response, onSortProgress);
+  }
   return readJson(response, listPageSchema);
 }
 
@@ -81,7 +60,12 @@ export function paymentsQueryOptions(view: ListView) {
   return infiniteQueryOptions({
     queryKey: paymentsQueryKey(view),
     // Reading `signal` lets Query abort the request when the key changes and nobody watches the old session.
-    queryFn: ({ pageParam, signal }) => getPaymentsPage(view, pageParam, signal),
+    queryFn: ({ pageParam, signal, client }) =>
+      pageParam === null
+        ? withSortProgress(client, view, (onSortProgress) =>
+            getPaymentsPage(view, null, { signal, onSortProgress }),
+          )
+        : getPaymentsPage(view, pageParam, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : undefined),
     // Pages are a snapshot walked by cursor: re-fetching all of them on focus would cost N calls and could

@@ -1,5 +1,6 @@
 import { errorMessage } from '../../../lib/api-error.ts';
 import { formatCount } from '../fields/number-text.ts';
+import type { SortProgress } from './list-page.ts';
 import type { PaymentRows } from './use-payment-rows.ts';
 
 /** What the footer reads of the list's loading state. */
@@ -22,18 +23,21 @@ export interface ListTotal {
 
 /**
  * How many rows are loaded, of how many once the summary has counted them, and whether more follow; a further
- * page's failure with its Retry; that the list started over (`restarted`, see use-expired-cursor-restart.ts).
+ * page's failure with its Retry; that the list started over (`restarted`, see use-expired-cursor-restart.ts);
+ * while the BFF walks a sorted view (`sorting`), how far it is.
  */
 export function ListFooter({
   count,
   total,
   list,
   restarted,
+  sorting,
 }: {
   count: number;
   total: ListTotal | null;
   list: ListState;
   restarted: boolean;
+  sorting: SortProgress | null;
 }) {
   return (
     <footer className="payments__footer">
@@ -41,8 +45,16 @@ export function ListFooter({
           string child whole at each change, which the browser takes for new content (a later "largest paint"
           once the count adds "of 4,388"). */}
       <p role="status" aria-live="polite" data-testid="list-status">
-        {[listStatus(count, total, list)]}
+        {[sorting === null ? listStatus(count, total, list) : sortingStatus(sorting)]}
       </p>
+      {sorting !== null && (
+        <progress
+          className="payments__sorting"
+          aria-label="Sorting"
+          max={sorting.estimate ?? undefined}
+          value={sorting.estimate === null ? undefined : Math.min(sorting.sorted, sorting.estimate)}
+        />
+      )}
       {list.isFetchNextPageError && (
         <div className="inline-error" role="alert">
           <span>Could not load more: {errorMessage(list.error)}</span>
@@ -58,6 +70,12 @@ export function ListFooter({
       )}
     </footer>
   );
+}
+
+/** "Sorting: 12,400 of 16,000 payments read…", the "of" once a count of the view is known. */
+export function sortingStatus({ sorted, estimate }: SortProgress): string {
+  const of = estimate === null ? '' : ` of ${formatCount(estimate)}`;
+  return `Sorting: ${formatCount(sorted)}${of} ${(estimate ?? sorted) === 1 ? 'payment' : 'payments'} read…`;
 }
 
 function listStatus(count: number, total: ListTotal | null, list: ListState): string {

@@ -2,7 +2,8 @@ import { LIMIT_MAX } from '@payments/shared/rules';
 import { useQuery } from '@tanstack/react-query';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey } from '../view/query-keys.ts';
-import { getPaymentsPage, type ListPage } from './get-payments.ts';
+import { getPaymentsPage } from './get-payments.ts';
+import type { ListPage } from './list-page.ts';
 import { rowIdentity } from './merge-rows.ts';
 
 interface Newer {
@@ -39,7 +40,7 @@ export function useNewerPayments(
   const head = { ...view, limit: LIMIT_MAX };
   const query = useQuery({
     queryKey: ['newer', ...paymentsQueryKey(view), shown?.newest],
-    queryFn: ({ signal }) => getPaymentsPage(head, null, signal, true),
+    queryFn: ({ signal }) => getPaymentsPage(head, null, { signal, background: true }),
     enabled: shown !== null,
     initialData: shown?.firstPage,
     initialDataUpdatedAt: shown?.at,

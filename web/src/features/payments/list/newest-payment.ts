@@ -3,7 +3,7 @@ import { filtersKey, type ListView } from '../view/list-view.ts';
 import { getPaymentsPage } from './get-payments.ts';
 
 /** The view without its period: where its data ends is its first row (the list is newest first). */
-function undated(view: ListView): ListView {
+export function undatedView(view: ListView): ListView {
   return { ...view, dateFrom: null, dateTo: null, q: null, sort: null, limit: 1 };
 }
 
@@ -35,10 +35,10 @@ export function monthOf(createdAt: unknown): { day: string; dateFrom: string; da
  * while `enabled` (its period listed nothing). Undefined until known; null: the view holds none at any date.
  */
 export function useNewestPayment(view: ListView, enabled: boolean) {
-  const asked = undated(view);
+  const asked = undatedView(view);
   return useQuery({
     queryKey: ['newest', ...filtersKey(asked)],
-    queryFn: async ({ signal }) => (await getPaymentsPage(asked, null, signal)).data[0] ?? null,
+    queryFn: async ({ signal }) => (await getPaymentsPage(asked, null, { signal })).data[0] ?? null,
     enabled,
     staleTime: 60_000,
     retry: false,

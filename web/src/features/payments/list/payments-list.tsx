@@ -9,6 +9,7 @@ import { activeFilterCount, type ListView, listViewQuery, NO_FILTERS } from '../
 import { useCountedSummary } from '../view/summary-cache.ts';
 import { ListFooter } from './list-footer.tsx';
 import { PaymentsTable } from './payments-table.tsx';
+import { useSortProgress } from './sort-progress.ts';
 import { useExpiredCursorRestart } from './use-expired-cursor-restart.ts';
 import { usePaymentRows } from './use-payment-rows.ts';
 import { useShortcutKey } from './use-shortcut-key.ts';
@@ -33,6 +34,7 @@ export function PaymentsList({ view, username, config, summary, onChange }: Prop
   // the view's figures once counted: the footer says of how many
   const counted = useCountedSummary(view);
   const restarted = useExpiredCursorRestart(view, list);
+  const sorting = useSortProgress(view);
   const companyName = useMemo(() => companyNames(config.companies), [config.companies]);
   // one object while the config is the same: the memoized rows compare it by identity
   const { zone } = useDisplayZone(config.time_zone);
@@ -89,7 +91,15 @@ export function PaymentsList({ view, username, config, summary, onChange }: Prop
             )}
           </Suspense>
         }
-        footer={<ListFooter count={list.rows.length} total={counted} list={list} restarted={restarted} />}
+        footer={
+          <ListFooter
+            count={list.rows.length}
+            total={counted}
+            list={list}
+            restarted={restarted}
+            sorting={sorting}
+          />
+        }
       />
     </>
   );

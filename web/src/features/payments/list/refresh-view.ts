@@ -1,7 +1,9 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import type { ListView } from '../view/list-view.ts';
 import { paymentsQueryKey, searchQueryKey, summaryQueryKey } from '../view/query-keys.ts';
-import { getPaymentsPage, type ListPage } from './get-payments.ts';
+import { getPaymentsPage } from './get-payments.ts';
+import type { ListPage } from './list-page.ts';
+import { withSortProgress } from './sort-progress.ts';
 
 /**
  * The view again, as it is now: its list from a new first page (a new pagination session; a sorted view sorted
@@ -21,6 +23,8 @@ export async function refreshView(client: QueryClient, view: ListView): Promise<
   const key = paymentsQueryKey(view);
   await client.cancelQueries({ queryKey: key, exact: true });
   // fresh: a sorted view is walked again from now, not cut from the rows the BFF sorted before
-  const first = await getPaymentsPage(view, null, undefined, false, true);
+  const first = await withSortProgress(client, view, (onSortProgress) =>
+    getPaymentsPage(view, null, { fresh: true, onSortProgress }),
+  );
   client.setQueryData<InfiniteData<ListPage, string | null>>(key, { pages: [first], pageParams: [null] });
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import type { ListView } from '../view/list-view.ts';
 import { searchQueryKey } from '../view/query-keys.ts';
-import type { ListPage } from './get-payments.ts';
+import type { ListPage } from './list-page.ts';
 import { createRowMerger, type MergedRows } from './merge-rows.ts';
 
 /** A search as it streams in: what it expects to read, what it read, the matches in the order they came. */

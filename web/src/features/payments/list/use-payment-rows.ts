@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { type ListView, listsRows } from '../view/list-view.ts';
-import { type ListPage, paymentsQueryOptions } from './get-payments.ts';
+import { paymentsQueryOptions } from './get-payments.ts';
+import type { ListPage } from './list-page.ts';
 import { createRowMerger, type MergedRows } from './merge-rows.ts';
 
 /** The view's rows as every part of the page reads them, and where their loading stands. */

@@ -5,7 +5,7 @@ import { eventData, serverSentEvents, streamedProblem } from '../../../lib/serve
 import type { ListView } from '../view/list-view.ts';
 import { searchQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
-import { type ListPage, listPageSchema } from './get-payments.ts';
+import { type ListPage, listPageSchema } from './list-page.ts';
 import type { SearchProgress } from './search-cache.ts';
 
 type SearchUpdate = Partial<Omit<SearchProgress, 'pages'>> & { page?: ListPage };

@@ -23,3 +23,8 @@ export function summaryQueryKey(view: ListView) {
 export function searchQueryKey(view: ListView) {
   return ['search', ...filtersKey(view), view.q] as const;
 }
+
+/** How far the BFF has walked the view to sort it: one per view and order, as the list's first page is. */
+export function sortProgressKey(view: ListView) {
+  return ['sort-progress', ...paymentsQueryKey(view)] as const;
+}
