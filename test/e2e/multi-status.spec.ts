@@ -164,7 +164,7 @@ test('a payment link keeps the group and the search it was copied from', async (
   await context.close();
 });
 
-test("an empty period says where the view's data ends, and shows that month in one click", async ({
+test("an empty period says where the view's data begins and ends, and shows a month in one click", async ({
   page,
 }) => {
   const [newest] = (await sandboxPage({ limit: '1', status: 'FAILED' }, COMPANY)).data;
@@ -183,6 +183,24 @@ test("an empty period says where the view's data ends, and shows that month in o
     '?limit=50&status=FAILED&date_from=2030-01-01T00%3A00%3A00&date_to=2030-01-31T23%3A59%3A59',
     '?limit=1&status=FAILED',
   ]);
+  // where it begins: the view counted at any date, its oldest payment the sandbox's last FAILED row
+  const failed = await sandboxRows(COMPANY, { status: 'FAILED' });
+  const oldest = failed.at(-1)?.created_at ?? '';
+  const oldestDay = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(Date.parse(`${oldest.slice(0, 10)}T00:00:00Z`));
+  const begins = page.getByTestId('data-begins-hint');
+  await expect(begins).toHaveText(
+    `Oldest payment of this view: ${oldestDay}, of ${failed.length.toLocaleString('en')} at any date — show its first month`,
+    { timeout: 60_000 },
+  );
+  await expect(begins.getByRole('link', { name: 'show its first month' })).toHaveAttribute(
+    'href',
+    new RegExp(`date_from=${oldest.slice(0, 7)}-01T00:00:00&`),
+  );
   await hint.getByRole('link', { name: 'show that month' }).click();
   const month = newest?.created_at.slice(0, 7) ?? '';
   await expect(page).toHaveURL(

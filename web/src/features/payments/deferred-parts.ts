@@ -20,4 +20,5 @@ export { EmptyListPanel, FirstPageErrorPanel } from './list/list-state-panels.ts
 export { KeyboardShortcuts } from './list/shortcuts-dialog.tsx';
 export { SearchField } from './search/search-field.tsx';
 export { default as SearchResults } from './search/search-results.tsx';
+export { DataSpanHint } from './summary/data-span-hint.tsx';
 export { default as SummaryBar } from './summary/summary-bar.tsx';

@@ -1,25 +1,26 @@
+import type { ReactNode } from 'react';
 import { errorMessage, retryCanHelp } from '../../../lib/api-error.ts';
 import { type ListView, rangeInverted } from '../view/list-view.ts';
-import { EmptyPeriodHint } from './empty-period-hint.tsx';
 
 // The empty and failed states of the list: in the deferred chunk, which is in by the time either shows.
 
-/** Nothing listed: said, with Clear filters, and for a period, where the view's data ends. */
+/** Nothing listed: said, with Clear filters, and for a period, where the view's data begins and ends. */
 export function EmptyListPanel({
   view,
   hasFilters,
   onClearFilters,
+  periodHint,
 }: {
   view: ListView;
   hasFilters: boolean;
   onClearFilters: () => void;
+  /** Where the view's data begins and ends (summary/data-span-hint.tsx). */
+  periodHint: ReactNode;
 }) {
   return (
     <div className="panel panel--empty" role="status">
       <p>No payments match {hasFilters ? 'these filters' : 'this company'}.</p>
-      {(view.dateFrom !== null || view.dateTo !== null) && !rangeInverted(view) && (
-        <EmptyPeriodHint view={view} />
-      )}
+      {(view.dateFrom !== null || view.dateTo !== null) && !rangeInverted(view) && periodHint}
       {hasFilters && (
         <button type="button" className="button" onClick={onClearFilters}>
           Clear filters

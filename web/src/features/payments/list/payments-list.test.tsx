@@ -240,13 +240,41 @@ describe('a view that cannot be listed', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
-  it('under an empty period, asks for the newest payment at any date (one row) and links to its month', async () => {
-    const asked: URLSearchParams[] = [];
+  it("under an empty period, says where the view's data ends (one row asked) and begins (its figures at any date)", async () => {
+    const asked: string[] = [];
+    let countDone = () => {};
+    const counted = new Promise<void>((resolve) => {
+      countDone = resolve;
+    });
     vi.stubGlobal('fetch', async (input: string) => {
-      const params = new URL(input, 'http://app.test').searchParams;
-      asked.push(params);
+      const url = new URL(input, 'http://app.test');
+      asked.push(`${url.pathname}?${url.searchParams}`);
+      if (url.pathname === '/api/payments/summary') {
+        const encoder = new TextEncoder();
+        const summary = {
+          count: 1_234,
+          complete: true,
+          by_status: [{ status: 'FAILED', count: 1_234 }],
+          totals: [],
+          uninterpreted: 0,
+          days: [
+            { day: '2024-06-03', count: 4, totals: [] },
+            { day: '2026-05-31', count: 1, totals: [] },
+          ],
+          undated: 0,
+        };
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(encoder.encode('event: progress\ndata: {"counted":600}\n\n'));
+            await counted;
+            controller.enqueue(encoder.encode(`event: summary\ndata: ${JSON.stringify(summary)}\n\n`));
+            controller.close();
+          },
+        });
+        return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+      }
       return json(
-        params.has('date_from')
+        url.searchParams.has('date_from')
           ? { data: [], next_cursor: null, has_more: false }
           : { data: [{ id: 'p9', created_at: '2026-05-31T18:02:11' }], next_cursor: 'n', has_more: true },
       );
@@ -262,9 +290,26 @@ describe('a view that cannot be listed', () => {
     expect(screen.getByRole('link', { name: 'show that month' }).getAttribute('href')).toBe(
       '/?status=FAILED&date_from=2026-05-01T00:00:00&date_to=2026-05-31T23:59:59',
     );
-    expect(asked.map((params) => params.toString())).toEqual([
-      'limit=50&status=FAILED&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-31T23%3A59%3A59',
-      'limit=1&status=FAILED',
+    // the beginning needs the view counted at any date: how far, while it counts
+    await waitFor(() =>
+      expect(screen.getByTestId('data-begins-hint').textContent).toBe(
+        'Finding where its payments begin: 600 counted…',
+      ),
+    );
+    countDone();
+    await waitFor(() =>
+      expect(screen.getByTestId('data-begins-hint').textContent).toBe(
+        'Oldest payment of this view: 3 June 2024, of 1,234 at any date — show its first month',
+      ),
+    );
+    expect(screen.getByRole('link', { name: 'show its first month' }).getAttribute('href')).toBe(
+      '/?status=FAILED&date_from=2024-06-01T00:00:00&date_to=2024-06-30T23:59:59',
+    );
+    // the period's page, one row of the view at any date, then its figures at any date
+    expect(asked).toEqual([
+      '/api/payments?limit=50&status=FAILED&date_from=2026-10-01T00%3A00%3A00&date_to=2026-10-31T23%3A59%3A59',
+      '/api/payments?limit=1&status=FAILED',
+      '/api/payments/summary?status=FAILED',
     ]);
   });
 

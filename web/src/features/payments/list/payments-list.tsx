@@ -17,6 +17,8 @@ import { useShortcutKey } from './use-shortcut-key.ts';
 const KeyboardShortcuts = deferredPart('KeyboardShortcuts');
 const EmptyListPanel = deferredPart('EmptyListPanel');
 const FirstPageErrorPanel = deferredPart('FirstPageErrorPanel');
+// from the view's figures at any date (summary/), so by name through the deferred chunk
+const DataSpanHint = deferredPart('DataSpanHint');
 
 interface Props {
   view: ListView;
@@ -76,6 +78,7 @@ export function PaymentsList({ view, username, config, summary, onChange }: Prop
                 view={view}
                 hasFilters={hasFilters}
                 onClearFilters={() => onChange(NO_FILTERS)}
+                periodHint={<DataSpanHint view={view} />}
               />
             )}
             {failedFirst && (

@@ -70,7 +70,10 @@ function summaryQueryOptions(view: ListView) {
   });
 }
 
-/** The view's figures; none are asked for a range that ends before it starts (the date fields say why). */
-export function useSummary(view: ListView) {
-  return useQuery({ ...summaryQueryOptions(view), enabled: !rangeInverted(view) });
+/**
+ * The view's figures; none are asked for a range that ends before it starts (the date fields say why), nor
+ * while `enabled` is false.
+ */
+export function useSummary(view: ListView, enabled = true) {
+  return useQuery({ ...summaryQueryOptions(view), enabled: enabled && !rangeInverted(view) });
 }
