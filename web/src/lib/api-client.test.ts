@@ -1,6 +1,6 @@
 import { appConfigSchema, paymentPageSchema } from '@payments/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bff, endedIdle, quietFetch, readJson } from './api-client.ts';
+import { bff, endedIdle, parseKeepingDigits, quietFetch, readJson } from './api-client.ts';
 import { ApiError } from './api-error.ts';
 import { idleDeadline, noteUserInput, resetSessionClock, takeNewsOfUser } from './session-clock.ts';
 import { onSessionExpired } from './session-expiry.ts';
@@ -172,6 +172,18 @@ describe('reading an answer', () => {
     expect(row?.id).toBe('12345678901234567891');
     expect(JSON.stringify(row?.amount)).toBe('98765432109876543210');
     expect(row?.fee).toBe(12);
+  });
+
+  it('reads a large integer written with an exponent as sent, and a page without one as plain JSON', () => {
+    expect(JSON.stringify(parseKeepingDigits('{"amount":1e21,"fee":2.5e3}'))).toBe(
+      '{"amount":1e21,"fee":2500}',
+    );
+    expect(parseKeepingDigits('{"id":9007199254740991,"amount":"1234567890123456789","n":[1,2]}')).toEqual({
+      id: 9007199254740991,
+      amount: '1234567890123456789',
+      n: [1, 2],
+    });
+    expect(parseKeepingDigits('{"id":123,"counterparty":"Ana"}')).toEqual({ id: 123, counterparty: 'Ana' });
   });
 
   it('keeps every member of a record, whatever its type', async () => {

