@@ -2,7 +2,7 @@ import type { AmountUnit, Sort } from '@payments/shared';
 import type { ListOrder } from '../../../config/settings.ts';
 import type { UpstreamFailure } from '../../../upstream/index.ts';
 import type { Checkpoints } from '../walk/checkpoints.ts';
-import type { CompanyReader } from '../walk/company-reader.ts';
+import { type CompanyReader, isCursorRefusal } from '../walk/company-reader.ts';
 import { viewRows } from '../walk/ordered-walk.ts';
 import { awaitSharedRun, type SharedRun } from '../walk/shared-run.ts';
 import type { View } from '../walk/view.ts';
@@ -103,7 +103,8 @@ export function createSortedViews(parts: {
     return { rows: entry.rows, asOf };
   };
 
-  async function walk(
+  /** One walk of the view, its rows sorted; `progress` hears the rows read so far. */
+  async function walkOnce(
     view: View,
     sort: Sort,
     how: { signal: AbortSignal; progress: (read: number) => void; asOf: number },
@@ -132,6 +133,23 @@ export function createSortedViews(parts: {
         return { ok: 'too_large' as const, attempts: end.done ? end.value.attempts : 0 };
       }
     }
+  }
+
+  /**
+   * The view walked and sorted. A cursor of the walk's own that the upstream refuses on its next page (it outlived
+   * the upstream's cursor lifetime between two pages of a slow walk, or its row left the filter) cannot be gone on
+   * from: the walk starts again once, from fresh positions, rather than failing the view. Its rows are then all
+   * read after the first start, so `as_of` stays true.
+   */
+  async function walk(
+    view: View,
+    sort: Sort,
+    how: { signal: AbortSignal; progress: (read: number) => void; asOf: number },
+  ): Promise<SortOutcome> {
+    const first = await walkOnce(view, sort, how);
+    if (first.ok !== false || !isCursorRefusal(first.failure.code) || how.signal.aborted) return first;
+    const again = await walkOnce(view, sort, how);
+    return { ...again, attempts: first.attempts + again.attempts };
   }
 
   return {

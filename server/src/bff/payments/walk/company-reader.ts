@@ -220,4 +220,4 @@ export function createCompanyReader(parts: {
 export type CompanyReader = ReturnType<typeof createCompanyReader>;
 
 /** A cursor the upstream refused: expired, or not for these filters (which one, the upstream may not say). */
-const isCursorRefusal = (code: string) => code === 'cursor_mismatch' || code === 'cursor_expired';
+export const isCursorRefusal = (code: string) => code === 'cursor_mismatch' || code === 'cursor_expired';
