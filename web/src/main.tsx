@@ -1,18 +1,18 @@
+// First, and so before React DOM and the routes' components: the router, whose loaders start the first view's
+// requests as it is made (app/start.ts).
+import './app/start.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from './app/provider.tsx';
-import { createAppRouter } from './app/router.tsx';
-import { createQueryClient } from './lib/query-client.ts';
-import { watchUserInput } from './lib/session-clock.ts';
+import { provideRouteComponents } from './app/route-components.ts';
+import { PaymentsRoute } from './app/routes/payments.tsx';
+import { SignedInLayout } from './app/routes/signed-in-layout.tsx';
+import { queryClient, router } from './app/start.ts';
+import { DeepLinkedPayment } from './features/payments/detail/deep-linked-payment.tsx';
 import './app/app.css';
 
-// The user's input, from the first moment: only requests that follow some count as use of the session.
-watchUserInput();
-const queryClient = createQueryClient();
-// Created before the first render: the router matches the address and starts its loaders (the session, the
-// config and the first page together) while React starts.
-const router = createAppRouter(queryClient);
+provideRouteComponents({ SignedInLayout, PaymentsRoute, DeepLinkedPayment });
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

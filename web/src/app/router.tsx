@@ -2,12 +2,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Outlet, ScrollRestoration } from 'react-router';
 import { PageLoading } from '../components/page-loading.tsx';
 import { paths } from '../config/paths.ts';
-import { DeepLinkedPayment } from '../features/payments/detail/deep-linked-payment.tsx';
+import { routeComponent } from './route-components.ts';
 import { paymentsLoader, signedInLoader, signInLoader } from './route-loaders.ts';
 import { NotFound } from './routes/not-found.tsx';
-import { PaymentsRoute } from './routes/payments.tsx';
 import { RouteError } from './routes/route-error.tsx';
-import { SignedInLayout } from './routes/signed-in-layout.tsx';
 
 function FirstLoading() {
   return <PageLoading label="Loading the dashboard…" />;
@@ -24,8 +22,10 @@ function Root() {
 
 /**
  * The app's routes, as a React Router data router: each route's loader starts its data in the query cache
- * (route-loaders.ts), the components read it from there. The sign-in page loads only when it is needed; the
- * parts of the list that are not its first view come with the deferred chunk (features/payments/deferred-parts.ts).
+ * (route-loaders.ts), the components read it from there. The signed-in routes' components come from main.tsx
+ * (route-components.ts), so that making the router evaluates none of them. The sign-in page loads only when it is
+ * needed; the parts of the list that are not its first view come with the deferred chunk
+ * (features/payments/deferred-parts.ts).
  */
 export function createAppRouter(queryClient: QueryClient) {
   return createBrowserRouter([
@@ -43,19 +43,19 @@ export function createAppRouter(queryClient: QueryClient) {
         {
           id: 'signed-in',
           loader: signedInLoader(queryClient),
-          element: <SignedInLayout />,
+          lazy: routeComponent('SignedInLayout'),
           errorElement: <RouteError title="The dashboard could not start" />,
           children: [
             {
               // one route for the list with and without the drawer (its child), so opening a payment keeps the table
               path: paths.payments,
               loader: paymentsLoader(queryClient),
-              element: <PaymentsRoute />,
+              lazy: routeComponent('PaymentsRoute'),
               errorElement: <RouteError />,
               children: [
                 {
                   path: paths.paymentPattern,
-                  element: <DeepLinkedPayment />,
+                  lazy: routeComponent('DeepLinkedPayment'),
                   errorElement: <RouteError title="This payment could not be shown" />,
                 },
               ],
