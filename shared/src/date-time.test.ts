@@ -158,6 +158,46 @@ describe('wallTimeToInstant', () => {
     expect(wallTimeToInstant(wall, 'Europe/Berlin')).toBeNull();
   });
 
+  it('shows the date, time and zone name Intl gives for the instant, near an offset change too', () => {
+    const reference = (instant: number, zone: string) => {
+      const parts = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      }).formatToParts(instant);
+      const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+      return {
+        date: `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`,
+        time: `${part('hour')}:${part('minute')}:${part('second')}`,
+        zone: part('timeZoneName'),
+      };
+    };
+    fc.assert(
+      fc.property(cases, ({ instant, zone }) => {
+        // twice: the second from the hour's kept offset and name
+        expect(wallClockIn(instant, zone)).toEqual(reference(instant, zone));
+        expect(wallClockIn(instant, zone)).toEqual(reference(instant, zone));
+      }),
+      { numRuns: 1_000 },
+    );
+    expect(wallClockIn(Date.UTC(2026, 9, 25, 0, 59, 59), 'Europe/Berlin')).toEqual({
+      date: '2026-10-25',
+      time: '02:59:59',
+      zone: 'CEST',
+    });
+    expect(wallClockIn(Date.UTC(2026, 9, 25, 1, 0, 0), 'Europe/Berlin')).toEqual({
+      date: '2026-10-25',
+      time: '02:00:00',
+      zone: 'CET',
+    });
+  });
+
   it('gives back the instant a wall clock showed, or the earlier one when that wall time occurred twice', () => {
     let overlaps = 0;
     fc.assert(

@@ -79,12 +79,50 @@ export function isoInZone(instant: number, timeZone: string): string {
   return `${dateText(fields)}T${timeText(fields)}${fraction}${offsetText(wallMsOfFields(fields) - second)}`;
 }
 
-/** The wall-clock date, time and short zone name (UTC, CET, CEST, GMT+5:30 …) of `instant` in `timeZone`: { date: 'YYYY-MM-DD', time: 'HH:MM:SS', zone: 'CET' }. */
+/**
+ * The wall-clock date, time and short zone name (UTC, CET, CEST, GMT+5:30 …) of `instant` in `timeZone`: { date:
+ * 'YYYY-MM-DD', time: 'HH:MM:SS', zone: 'CET' }. A list draws one per row: the wall time is the instant moved by
+ * the zone's offset (known per hour, see offsetAt) and the name is read once an hour, where a call of Intl with
+ * the zone's name for every row held a phone's first view some 20 ms (4x CPU throttling, 28 rows).
+ */
 export function wallClockIn(instant: number, timeZone: string): { date: string; time: string; zone: string } {
+  const ms = Math.trunc(instant);
+  const wall = new Date(ms + offsetAt(ms, timeZone));
+  const year = wall.getUTCFullYear();
+  if (year >= 1000 && year <= 9999) {
+    const text = wall.toISOString();
+    return { date: text.slice(0, 10), time: text.slice(11, 19), zone: zoneNameAt(ms, timeZone) };
+  }
   const parts = namedFormat(timeZone).formatToParts(instant);
   const fields = fieldsOf(parts);
-  const zone = parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-  return { date: dateText(fields), time: timeText(fields), zone };
+  return { date: dateText(fields), time: timeText(fields), zone: nameOf(parts, timeZone) };
+}
+
+const nameOf = (parts: Intl.DateTimeFormatPart[], timeZone: string) =>
+  parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+
+/** Per zone and UTC hour whose offset is one throughout (see hourOffsets): the zone's short name in it. */
+const hourNames = new Map<string, Map<number, string>>();
+
+/** The zone's short name at `instant`: one Intl call an hour, or one each time in an hour whose offset changes. */
+function zoneNameAt(instant: number, timeZone: string): string {
+  if (timeZone === 'UTC') return 'UTC';
+  const hour = Math.floor(instant / HOUR_MS);
+  // offsetAt has filled hourOffsets for this hour; null there: the offset, and so maybe the name, changes in it
+  if (hourOffsets.get(timeZone)?.get(hour) == null)
+    return nameOf(namedFormat(timeZone).formatToParts(instant), timeZone);
+  let names = hourNames.get(timeZone);
+  if (names === undefined) {
+    names = new Map();
+    hourNames.set(timeZone, names);
+  }
+  let name = names.get(hour);
+  if (name === undefined) {
+    name = nameOf(namedFormat(timeZone).formatToParts(hour * HOUR_MS), timeZone);
+    if (names.size >= MAX_CACHED_HOURS) names.clear();
+    names.set(hour, name);
+  }
+  return name;
 }
 
 /** `YYYY-MM-DD` of the instant in the zone (days for a per-day chart). */
