@@ -83,7 +83,7 @@ export function isoInZone(instant: number, timeZone: string): string {
  * The wall-clock date, time and short zone name (UTC, CET, CEST, GMT+5:30 …) of `instant` in `timeZone`: { date:
  * 'YYYY-MM-DD', time: 'HH:MM:SS', zone: 'CET' }. A list draws one per row: the wall time is the instant moved by
  * the zone's offset (known per hour, see offsetAt) and the name is read once an hour, where a call of Intl with
- * the zone's name for every row held a phone's first view some 20 ms (4x CPU throttling, 28 rows).
+ * the zone's name for every row showed as 24 ms of a first view's load (28 rows, a CPU profile with 4x throttling).
  */
 export function wallClockIn(instant: number, timeZone: string): { date: string; time: string; zone: string } {
   const ms = Math.trunc(instant);

@@ -36,7 +36,7 @@ test('a sorted view says how old it is, and Refresh sorts it again from a walk b
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect.poll(() => firstPages.length, { timeout: 30_000 }).toBe(2);
   expect(firstPages[1]?.fresh).toBe('true');
-  // walked again, and the list was told how far as it went
+  // walked again, and the BFF streamed how far it was (the page here gets it at once: the route reads it whole)
   expect(firstPages[1]?.progress).toBeGreaterThan(0);
   // A new snapshot, walked from after the click (the BFF and the browser share this machine's clock).
   const refreshedAt = Date.parse(firstPages[1]?.asOf ?? '');

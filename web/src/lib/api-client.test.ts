@@ -186,6 +186,22 @@ describe('reading an answer', () => {
     expect(parseKeepingDigits('{"id":123,"counterparty":"Ana"}')).toEqual({ id: 123, counterparty: 'Ana' });
   });
 
+  it('parses without a reviver when no number could be beyond 2^53, digits and e inside strings included', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const text =
+        '{"id":"3e5f0c2a-9b1d-4e7f-8a6b-1234567890123456","amount":1250,"note":"ref 12345678901234567"}';
+      expect(parseKeepingDigits(text)).toEqual(JSON.parse(text));
+      // the first call is the function's own: one argument, no reviver
+      expect(parse.mock.calls[0]).toHaveLength(1);
+      parse.mockClear();
+      parseKeepingDigits('[12345678901234567890]');
+      expect(parse.mock.calls[0]).toHaveLength(2);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('keeps every member of a record, whatever its type', async () => {
     const record = { id: 42, amount: '12,50', counterparty: { name: 'Ana' }, status: 7, extra: [1, null] };
     const page = await readJson(

@@ -139,16 +139,23 @@ export function createSortedViews(parts: {
    * The view walked and sorted. A cursor of the walk's own that the upstream refuses on its next page (it outlived
    * the upstream's cursor lifetime between two pages of a slow walk, or its row left the filter) cannot be gone on
    * from: the walk starts again once, from fresh positions, rather than failing the view. Its rows are then all
-   * read after the first start, so `as_of` stays true.
+   * read after the first start, so `as_of` stays true. A second refusal fails the view as before.
    */
   async function walk(
     view: View,
     sort: Sort,
     how: { signal: AbortSignal; progress: (read: number) => void; asOf: number },
   ): Promise<SortOutcome> {
-    const first = await walkOnce(view, sort, how);
+    // The rows read never go back for whoever follows them: the second walk's count shows once it passes the first's.
+    let told = 0;
+    const progress = (read: number) => {
+      if (read <= told) return;
+      told = read;
+      how.progress(read);
+    };
+    const first = await walkOnce(view, sort, { ...how, progress });
     if (first.ok !== false || !isCursorRefusal(first.failure.code) || how.signal.aborted) return first;
-    const again = await walkOnce(view, sort, how);
+    const again = await walkOnce(view, sort, { ...how, progress });
     return { ...again, attempts: first.attempts + again.attempts };
   }
 

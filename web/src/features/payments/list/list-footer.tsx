@@ -45,15 +45,21 @@ export function ListFooter({
           string child whole at each change, which the browser takes for new content (a later "largest paint"
           once the count adds "of 4,388"). */}
       <p role="status" aria-live="polite" data-testid="list-status">
-        {[sorting === null ? listStatus(count, total, list) : sortingStatus(sorting)]}
+        {[sorting === null ? listStatus(count, total, list) : 'Sorting payments…']}
       </p>
       {sorting !== null && (
-        <progress
-          className="payments__sorting"
-          aria-label="Sorting"
-          max={sorting.estimate ?? undefined}
-          value={sorting.estimate === null ? undefined : Math.min(sorting.sorted, sorting.estimate)}
-        />
+        <>
+          {/* outside the live region: the figure changes at every page the BFF reads */}
+          <span className="hint" data-testid="sorting-progress">
+            {sortingStatus(sorting)}
+          </span>
+          <progress
+            className="payments__sorting"
+            aria-label="Sorting"
+            max={sorting.estimate ?? undefined}
+            value={sorting.estimate === null ? undefined : Math.min(sorting.sorted, sorting.estimate)}
+          />
+        </>
       )}
       {list.isFetchNextPageError && (
         <div className="inline-error" role="alert">
@@ -72,10 +78,13 @@ export function ListFooter({
   );
 }
 
-/** "Sorting: 12,400 of 16,000 payments read…", the "of" once a count of the view is known. */
+/**
+ * "12,400 of 16,000 read", the "of" once a count of the view is known and not passed (a count kept from before
+ * the view changed can be).
+ */
 export function sortingStatus({ sorted, estimate }: SortProgress): string {
-  const of = estimate === null ? '' : ` of ${formatCount(estimate)}`;
-  return `Sorting: ${formatCount(sorted)}${of} ${(estimate ?? sorted) === 1 ? 'payment' : 'payments'} read…`;
+  const of = estimate === null || sorted > estimate ? '' : ` of ${formatCount(estimate)}`;
+  return `${formatCount(sorted)}${of} read`;
 }
 
 function listStatus(count: number, total: ListTotal | null, list: ListState): string {

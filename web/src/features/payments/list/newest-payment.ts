@@ -31,15 +31,14 @@ export function monthOf(createdAt: unknown): { day: string; dateFrom: string; da
 }
 
 /**
- * The newest payment of the view at any date: one row asked for (limit 1, the view's other filters kept), and only
- * while `enabled` (its period listed nothing). Undefined until known; null: the view holds none at any date.
+ * The newest payment of the view at any date: one row asked for (limit 1, the view's other filters kept), for a
+ * period that listed nothing. Undefined until known; null: the view holds none at any date.
  */
-export function useNewestPayment(view: ListView, enabled: boolean) {
+export function useNewestPayment(view: ListView) {
   const asked = undatedView(view);
   return useQuery({
     queryKey: ['newest', ...filtersKey(asked)],
     queryFn: async ({ signal }) => (await getPaymentsPage(asked, null, { signal })).data[0] ?? null,
-    enabled,
     staleTime: 60_000,
     retry: false,
   });

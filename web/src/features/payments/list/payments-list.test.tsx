@@ -293,7 +293,7 @@ describe('a view that cannot be listed', () => {
     // the beginning needs the view counted at any date: how far, while it counts
     await waitFor(() =>
       expect(screen.getByTestId('data-begins-hint').textContent).toBe(
-        'Finding where its payments begin: 600 counted…',
+        'Finding where its payments begin… 600 counted',
       ),
     );
     countDone();

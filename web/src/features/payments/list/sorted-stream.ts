@@ -19,7 +19,25 @@ export async function readSortedStream(
   onProgress: (progress: SortProgress) => void,
 ): Promise<ListPage> {
   if (response.body === null) throw badEvent('no body');
-  for await (const { event, data } of serverSentEvents(response.body)) {
+  try {
+    return await readEvents(response.body, onProgress);
+  } catch (error) {
+    // the connection broke while the BFF walked (the query's own abort stays an abort)
+    if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError'))
+      throw error;
+    throw new ApiError(
+      0,
+      'network_error',
+      error instanceof Error ? error.message : 'the connection was lost',
+    );
+  }
+}
+
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onProgress: (progress: SortProgress) => void,
+): Promise<ListPage> {
+  for await (const { event, data } of serverSentEvents(body)) {
     const body = eventData(data);
     const fields = (body ?? {}) as Record<string, unknown>;
     if (event === 'progress') {

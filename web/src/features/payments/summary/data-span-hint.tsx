@@ -20,7 +20,7 @@ function firstDay(summary: Summary): string | null {
  * and kept by the BFF — with how far that count is while it runs.
  */
 export function DataSpanHint({ view }: { view: ListView }) {
-  const newest = useNewestPayment(view, true);
+  const newest = useNewestPayment(view);
   const whole = useSummary(undatedView(view), newest.data != null);
   const monthLink = (month: { dateFrom: string; dateTo: string }) =>
     `${paths.payments}${listViewQuery({ ...view, dateFrom: month.dateFrom, dateTo: month.dateTo })}`;
@@ -45,7 +45,11 @@ export function DataSpanHint({ view }: { view: ListView }) {
         {whole.isError ? (
           `Where its payments begin is not known: ${errorMessage(whole.error)}`
         ) : summary === null ? (
-          `Finding where its payments begin: ${formatCount(whole.data?.counted ?? 0)} counted…`
+          <>
+            Finding where its payments begin…{' '}
+            {/* not read out at every page the count reads: the panel is a live region */}
+            <span aria-live="off">{formatCount(whole.data?.counted ?? 0)} counted</span>
+          </>
         ) : firstMonth === null ? (
           'None of its payments has a date the dashboard can read.'
         ) : (
