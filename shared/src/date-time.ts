@@ -101,28 +101,14 @@ export function wallClockIn(instant: number, timeZone: string): { date: string; 
 const nameOf = (parts: Intl.DateTimeFormatPart[], timeZone: string) =>
   parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 
-/** Per zone and UTC hour whose offset is one throughout (see hourOffsets): the zone's short name in it. */
-const hourNames = new Map<string, Map<number, string>>();
-
 /** The zone's short name at `instant`: one Intl call an hour, or one each time in an hour whose offset changes. */
 function zoneNameAt(instant: number, timeZone: string): string {
   if (timeZone === 'UTC') return 'UTC';
-  const hour = Math.floor(instant / HOUR_MS);
-  // offsetAt has filled hourOffsets for this hour; null there: the offset, and so maybe the name, changes in it
-  if (hourOffsets.get(timeZone)?.get(hour) == null)
-    return nameOf(namedFormat(timeZone).formatToParts(instant), timeZone);
-  let names = hourNames.get(timeZone);
-  if (names === undefined) {
-    names = new Map();
-    hourNames.set(timeZone, names);
-  }
-  let name = names.get(hour);
-  if (name === undefined) {
-    name = nameOf(namedFormat(timeZone).formatToParts(hour * HOUR_MS), timeZone);
-    if (names.size >= MAX_CACHED_HOURS) names.clear();
-    names.set(hour, name);
-  }
-  return name;
+  const hour = zoneHour(instant, timeZone);
+  // an hour in which the offset changes may change the name too
+  if (hour.offset === null) return nameOf(namedFormat(timeZone).formatToParts(instant), timeZone);
+  hour.name ??= nameOf(namedFormat(timeZone).formatToParts(floorToHour(instant)), timeZone);
+  return hour.name;
 }
 
 /** `YYYY-MM-DD` of the instant in the zone (days for a per-day chart). */
@@ -157,28 +143,44 @@ function wallToInstant(wallMs: number, timeZone: string): number {
 /** The zone's offset at `instant`, in ms; Intl gives wall times to the second, so it is read at a whole second. */
 function offsetAt(instant: number, timeZone: string): number {
   if (timeZone === 'UTC') return 0;
-  // An export or a summary reads thousands of rows an hour apart at most: an hour whose offset is the same at
-  // both ends holds no change of offset, so one Intl call pair serves every row in it.
-  const hour = Math.floor(instant / HOUR_MS);
-  let offsets = hourOffsets.get(timeZone);
-  if (offsets === undefined) {
-    offsets = new Map();
-    hourOffsets.set(timeZone, offsets);
-  }
-  let offset = offsets.get(hour);
-  if (offset === undefined) {
-    const start = intlOffsetAt(hour * HOUR_MS, timeZone);
-    offset = start === intlOffsetAt((hour + 1) * HOUR_MS - 1000, timeZone) ? start : null;
-    if (offsets.size >= MAX_CACHED_HOURS) offsets.clear();
-    offsets.set(hour, offset);
-  }
-  return offset ?? intlOffsetAt(instant, timeZone);
+  return zoneHour(instant, timeZone).offset ?? intlOffsetAt(instant, timeZone);
+}
+
+/**
+ * What a zone is through one UTC hour: its offset, or null for an hour in which it changes, and its short name
+ * once asked for (wallClockIn).
+ */
+interface ZoneHour {
+  offset: number | null;
+  name?: string;
 }
 
 const HOUR_MS = 3_600_000;
 const MAX_CACHED_HOURS = 100_000;
-/** Per zone and UTC hour: the zone's offset through the hour, or null for an hour in which it changes. */
-const hourOffsets = new Map<string, Map<number, number | null>>();
+const zoneHours = new Map<string, Map<number, ZoneHour>>();
+
+const floorToHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
+
+/**
+ * The zone's hour holding `instant`. An export or a summary reads thousands of rows an hour apart at most: an hour
+ * whose offset is the same at both ends holds no change of offset, so one Intl call pair serves every row in it.
+ */
+function zoneHour(instant: number, timeZone: string): ZoneHour {
+  const start = floorToHour(instant);
+  let hours = zoneHours.get(timeZone);
+  if (hours === undefined) {
+    hours = new Map();
+    zoneHours.set(timeZone, hours);
+  }
+  let hour = hours.get(start);
+  if (hour === undefined) {
+    const offset = intlOffsetAt(start, timeZone);
+    hour = { offset: offset === intlOffsetAt(start + HOUR_MS - 1000, timeZone) ? offset : null };
+    if (hours.size >= MAX_CACHED_HOURS) hours.clear();
+    hours.set(start, hour);
+  }
+  return hour;
+}
 
 function intlOffsetAt(instant: number, timeZone: string): number {
   const second = floorToSecond(instant);
