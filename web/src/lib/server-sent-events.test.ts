@@ -61,4 +61,23 @@ describe('server-sent events', () => {
     ).rejects.toThrow('network error');
     expect(seen).toEqual(['1']);
   });
+
+  it('names a broken connection as the network error a failed request is, and leaves an abort one', async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new TypeError('network error'));
+      },
+    });
+    await expect(serverSentEvents(broken).next()).rejects.toMatchObject({
+      status: 0,
+      code: 'network_error',
+      detail: 'network error',
+    });
+    const aborted = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new DOMException('stopped', 'AbortError'));
+      },
+    });
+    await expect(serverSentEvents(aborted).next()).rejects.toMatchObject({ name: 'AbortError' });
+  });
 });

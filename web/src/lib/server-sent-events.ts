@@ -21,7 +21,7 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
   let data: string[] = [];
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read(reader);
       if (done) return;
       buffer += decoder.decode(value, { stream: true });
       // A CR at the end may be the first half of a CRLF split across chunks: it waits for the next one.
@@ -47,6 +47,33 @@ export async function* serverSentEvents(body: ReadableStream<Uint8Array>): Async
     // Stopped early (the reader of the events has what it needs, or gave up): the rest is not downloaded.
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/**
+ * A read of the body, a broken connection turned into the `network_error` a failed request gives (a reset stream
+ * rejects with a TypeError, which the screens would name only as "something went wrong"). An abort stays one: it
+ * is the reader's own doing (a query that no longer wants the answer).
+ */
+async function read(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  try {
+    return await reader.read();
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(
+      0,
+      'network_error',
+      error instanceof Error ? error.message : 'the connection was lost',
+    );
+  }
+}
+
+/** A whole number of an event (a count), or null. */
+export const wholeCount = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) ? value : null;
+
+/** An event that is not what its stream promised: `the search stream sent a start without its companies`. */
+export function badStreamEvent(stream: string, what: string): ApiError {
+  return new ApiError(200, 'bad_response', `${stream} sent ${what}`);
 }
 
 /** An event's data as JSON (ids beyond 2^53 kept as their digits), or undefined when it is not JSON. */

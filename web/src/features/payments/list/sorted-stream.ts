@@ -1,12 +1,14 @@
 import { ApiError } from '../../../lib/api-error.ts';
-import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
+import {
+  badStreamEvent,
+  eventData,
+  serverSentEvents,
+  streamedProblem,
+  wholeCount,
+} from '../../../lib/server-sent-events.ts';
 import { type ListPage, listPageSchema, type SortProgress } from './list-page.ts';
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-
-function badEvent(what: string): ApiError {
-  return new ApiError(200, 'bad_response', `the sorted list's stream sent ${what}`);
-}
+const badEvent = (what: string) => badStreamEvent("the sorted list's stream", what);
 
 /**
  * A sorted view's first page as the BFF streams it while it walks the view (sort/sorted-list.ts): `progress`
@@ -19,31 +21,13 @@ export async function readSortedStream(
   onProgress: (progress: SortProgress) => void,
 ): Promise<ListPage> {
   if (response.body === null) throw badEvent('no body');
-  try {
-    return await readEvents(response.body, onProgress);
-  } catch (error) {
-    // the connection broke while the BFF walked (the query's own abort stays an abort)
-    if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError'))
-      throw error;
-    throw new ApiError(
-      0,
-      'network_error',
-      error instanceof Error ? error.message : 'the connection was lost',
-    );
-  }
-}
-
-async function readEvents(
-  body: ReadableStream<Uint8Array>,
-  onProgress: (progress: SortProgress) => void,
-): Promise<ListPage> {
-  for await (const { event, data } of serverSentEvents(body)) {
+  for await (const { event, data } of serverSentEvents(response.body)) {
     const body = eventData(data);
     const fields = (body ?? {}) as Record<string, unknown>;
     if (event === 'progress') {
-      const sorted = count(fields.sorted);
+      const sorted = wholeCount(fields.sorted);
       if (sorted === null) throw badEvent('a progress event without its count');
-      onProgress({ sorted, estimate: count(fields.estimate) });
+      onProgress({ sorted, estimate: wholeCount(fields.estimate) });
     } else if (event === 'page') {
       const page = listPageSchema.safeParse(body);
       if (!page.success) throw badEvent('a page of an unexpected shape');

@@ -1,7 +1,13 @@
 import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
-import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
+import {
+  badStreamEvent,
+  eventData,
+  serverSentEvents,
+  streamedProblem,
+  wholeCount,
+} from '../../../lib/server-sent-events.ts';
 import type { ListView } from '../view/list-view.ts';
 import { searchQueryKey } from '../view/query-keys.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
@@ -10,20 +16,16 @@ import type { SearchProgress } from './search-cache.ts';
 
 type SearchUpdate = Partial<Omit<SearchProgress, 'pages'>> & { page?: ListPage };
 
-const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-
-function badEvent(what: string): ApiError {
-  return new ApiError(200, 'bad_response', `the search stream sent ${what}`);
-}
+const badEvent = (what: string) => badStreamEvent('the search stream', what);
 
 /** One event of the search stream as an update; the stream's end (`done`) or its problem ends the reading. */
 function searchUpdate(event: string, body: unknown): SearchUpdate | 'ignored' {
   const fields = (body ?? {}) as Record<string, unknown>;
   switch (event) {
     case 'start': {
-      const companies = count(fields.companies);
+      const companies = wholeCount(fields.companies);
       if (companies === null) throw badEvent('a start without its companies');
-      return { estimate: count(fields.estimate), companies };
+      return { estimate: wholeCount(fields.estimate), companies };
     }
     case 'match': {
       const page = listPageSchema.safeParse({ ...fields, next_cursor: null, has_more: false });
@@ -31,12 +33,12 @@ function searchUpdate(event: string, body: unknown): SearchUpdate | 'ignored' {
       return { page: page.data };
     }
     case 'progress': {
-      const read = count(fields.read);
+      const read = wholeCount(fields.read);
       if (read === null) throw badEvent('a progress event without its count');
       return { read };
     }
     case 'done': {
-      const [read, found] = [count(fields.read), count(fields.found)];
+      const [read, found] = [wholeCount(fields.read), wholeCount(fields.found)];
       if (read === null || found === null || typeof fields.complete !== 'boolean')
         throw badEvent('an end of an unexpected shape');
       return { read, done: { found, complete: fields.complete } };

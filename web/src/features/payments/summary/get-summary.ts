@@ -2,15 +2,18 @@ import { type Summary, summarySchema } from '@payments/shared';
 import { queryOptions, experimental_streamedQuery as streamedQuery, useQuery } from '@tanstack/react-query';
 import { bff } from '../../../lib/api-client.ts';
 import { ApiError } from '../../../lib/api-error.ts';
-import { eventData, serverSentEvents, streamedProblem } from '../../../lib/server-sent-events.ts';
+import {
+  badStreamEvent,
+  eventData,
+  serverSentEvents,
+  streamedProblem,
+} from '../../../lib/server-sent-events.ts';
 import { type ListView, rangeInverted } from '../view/list-view.ts';
 import { summaryQueryKey } from '../view/query-keys.ts';
 import type { SummaryProgress } from '../view/summary-cache.ts';
 import { companyHeader, filtersQuery } from '../view/view-request.ts';
 
-function badEvent(what: string): ApiError {
-  return new ApiError(200, 'bad_response', `the summary stream sent ${what}`);
-}
+const badEvent = (what: string) => badStreamEvent('the summary stream', what);
 
 /**
  * `GET /api/payments/summary` as a stream: progress after every upstream page, then the figures. Read with
