@@ -12,6 +12,7 @@ import {
 import { InProcessDispatcher } from '../upstream/testing/in-process-dispatcher.ts';
 import { createCheckpoints } from './payments/walk/checkpoints.ts';
 import { createTestBff, signInOn } from './testing/bff-harness.ts';
+import { checkProperty, parseExact } from './testing/properties.ts';
 
 /**
  * The BFF against upstreams generated from what the spec allows (generated-upstream.ts): for every variation its
@@ -23,12 +24,6 @@ type Key = string;
 /** A row's identity as the tests compare it: its company and its id as exact text. */
 const keyOf = (company: string, id: unknown): Key =>
   `${company} ${typeof id === 'string' ? JSON.stringify(id) : String((id as { rawJSON?: string }).rawJSON ?? id)}`;
-
-/** JSON.parse keeping ids exact: a number's digits as the response carried them. */
-const parseExact = (text: string): unknown =>
-  JSON.parse(text, (key, value: unknown, context?: { source?: string }) =>
-    key === 'id' && typeof value === 'number' ? { rawJSON: context?.source } : value,
-  );
 
 interface ViewChoice {
   company: number;
@@ -166,24 +161,9 @@ function summaryFigures(summary: Summary) {
   };
 }
 
-/**
- * A property's failure as one line (the seed and path to replay it: FC_SEED=… FC_PATH=…), not the whole generated
- * world.
- */
-async function holds<T>(property: fc.IAsyncProperty<T>, numRuns: number) {
-  const replay = process.env.FC_SEED
-    ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH, endOnFailure: true }
-    : {};
-  const details = await fc.check(property, { numRuns, ...replay });
-  if (details.failed)
-    throw new Error(
-      `failed (replay with seed ${details.seed}, path "${details.counterexamplePath}"): ${(details.errorInstance as Error)?.stack ?? String(details.errorInstance)}`,
-    );
-}
-
 describe('any upstream the spec allows', () => {
   it('list and group walks hold exactly the rows of the view, in list order, each once', async () => {
-    await holds(
+    await checkProperty(
       fc.asyncProperty(
         generatedWorld().chain((world) =>
           fc.tuple(fc.constant(world), fc.array(view(world), { minLength: 1, maxLength: 3 })),
@@ -205,7 +185,7 @@ describe('any upstream the spec allows', () => {
   }, 120_000);
 
   it('summaries and "All columns" exports hold exactly the view, fields of later pages kept in other_fields', async () => {
-    await holds(
+    await checkProperty(
       fc.asyncProperty(
         generatedWorld().chain((world) => fc.tuple(fc.constant(world), view(world).filter(validRange))),
         async ([world, choice]) => {
@@ -248,7 +228,7 @@ describe('any upstream the spec allows', () => {
   }, 120_000);
 
   it('a walk split at remembered positions equals one sequential walk, exactly once, whatever the upstream did since', async () => {
-    await holds(
+    await checkProperty(
       fc.asyncProperty(
         generatedWorld().chain((world) =>
           fc.tuple(

@@ -10,6 +10,7 @@ import {
 } from '../../../upstream/testing/generated-upstream.ts';
 import { InProcessDispatcher } from '../../../upstream/testing/in-process-dispatcher.ts';
 import { createTestBff, signInOn } from '../../testing/bff-harness.ts';
+import { checkProperty, parseExact } from '../../testing/properties.ts';
 import { REPLANS } from '../walk/checkpoints.ts';
 import { WALK_PAGE_SIZE } from '../walk/walk-plan.ts';
 
@@ -30,11 +31,6 @@ interface Choice {
 /** A row's identity: its company and its id as exact text. */
 const keyOf = (company: string, id: unknown) =>
   `${company} ${typeof id === 'string' ? JSON.stringify(id) : String((id as { rawJSON?: string }).rawJSON ?? id)}`;
-
-const parseExact = (text: string): unknown =>
-  JSON.parse(text, (key, value: unknown, context?: { source?: string }) =>
-    key === 'id' && typeof value === 'number' ? { rawJSON: context?.source } : value,
-  );
 
 const hour = (h: number) => new Date(Date.UTC(2025, 0, 1) + h * 3_600_000).toISOString().slice(0, 19);
 
@@ -112,19 +108,10 @@ const choiceFor = (world: GeneratedWorld) =>
     limit: fc.integer({ min: 1, max: 40 }),
   });
 
-/** A property's failure as one line with its seed, not the whole generated world. */
-async function holds<T>(property: fc.IAsyncProperty<T>, numRuns: number) {
-  const details = await fc.check(property, { numRuns });
-  if (details.failed)
-    throw new Error(
-      `failed (seed ${details.seed}, path "${details.counterexamplePath}"): ${(details.errorInstance as Error)?.stack ?? String(details.errorInstance)}`,
-    );
-}
-
 describe('a list whose upstream cursors expired between two pages', () => {
   it('goes on from the last row it showed: every row once, in order, as one uninterrupted walk', async () => {
     let refused = 0;
-    await holds(
+    await checkProperty(
       fc.asyncProperty(
         generatedWorld().chain((world) =>
           fc.tuple(
