@@ -6,16 +6,16 @@ function orderedStatuses(ticked: readonly string[], offered: readonly string[]):
   return offered.filter((status) => ticked.includes(status));
 }
 
-/** The statuses to tick, each applied at once, or one alone ("only"); none ticked is every status. */
-export function StatusMenu({
-  view,
-  statuses,
-  onChange,
-}: {
+/** What the statuses filter takes at each of its layers (StatusFilter, StatusChoice, StatusMenu). */
+export interface StatusFilterProps {
   view: ListView;
+  /** The statuses offered, in the config's order. */
   statuses: readonly string[];
   onChange: (next: Partial<ListView>) => void;
-}) {
+}
+
+/** The statuses to tick, each applied at once, or one alone ("only"); none ticked is every status. */
+export function StatusMenu({ view, statuses, onChange }: StatusFilterProps) {
   // a change of view is a transition (React Router's navigations are): the boxes show what was ticked until drawn
   const [ticked, tick] = useOptimistic(view.statuses);
   const choose = (chosen: readonly string[]) =>
