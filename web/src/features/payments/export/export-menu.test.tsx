@@ -96,6 +96,21 @@ afterEach(() => {
 
 const status = () => screen.getByTestId('export-status');
 
+/** The view's summary as counted now, complete, of `count` payments, in the cache the menu reads it from. */
+function countedView(client: QueryClient, count: number) {
+  const summary: Summary = {
+    count,
+    complete: true,
+    by_status: [],
+    totals: [],
+    uninterpreted: 0,
+    days: [],
+    undated: 0,
+    as_of: new Date().toISOString(),
+  };
+  client.setQueryData(summaryQueryKey(view), { counted: count, summary });
+}
+
 /** The menu in a query client of its own, as the app provides one (the export is a mutation), with its status line. */
 function renderMenu(shown: ListView, client = new QueryClient(), disabled = false) {
   const slot = document.createElement('div');
@@ -303,17 +318,7 @@ describe('ExportMenu', () => {
 
   it("says why a file's row count differs from the summary's of its view", async () => {
     const client = new QueryClient();
-    const summary: Summary = {
-      count: 2,
-      complete: true,
-      by_status: [],
-      totals: [],
-      uninterpreted: 0,
-      days: [],
-      undated: 0,
-      as_of: new Date().toISOString(),
-    };
-    client.setQueryData(summaryQueryKey(view), { counted: 2, summary });
+    countedView(client, 2);
     renderMenu(view, client);
     const download = await startExport(view, { rendered: true });
     await send(download, 'id\np1\np2\np3\n');
@@ -327,18 +332,8 @@ describe('ExportMenu', () => {
 
   it('says rows done "of N" while the file is made, N being the complete count of the same view', async () => {
     const client = new QueryClient();
-    const summary: Summary = {
-      count: 18_787,
-      complete: true,
-      by_status: [],
-      totals: [],
-      uninterpreted: 0,
-      days: [],
-      undated: 0,
-      as_of: new Date().toISOString(),
-    };
     // under a search, the file is the view's (an export has no search): the count of the view is N
-    client.setQueryData(summaryQueryKey(view), { counted: 18_787, summary });
+    countedView(client, 18_787);
     renderMenu({ ...view, q: 'Hooli' }, client);
     const download = await startExport(view, { rendered: true });
     const text = 'id\np1\np2\n';
